@@ -1,0 +1,184 @@
+"""The dedup command line: parse options, call the library, print. Nothing else."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, NoReturn, Optional
+
+import typer
+from rich.console import Console
+
+from . import __version__
+from .errors import DedupError
+from .hashing import DEFAULT_SEED
+
+app = typer.Typer(
+    help="Find near-duplicate documents: shingles -> MinHash -> LSH -> exact Jaccard, in SQL (DuckDB).",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+stderr = Console(stderr=True, highlight=False)
+
+
+class ShingleType(str, Enum):
+    char = "char"
+    word = "word"
+
+
+class TableFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    jsonl = "jsonl"
+
+
+def fail(error: DedupError) -> NoReturn:
+    stderr.print(f"Error: {error}", markup=False, soft_wrap=True)
+    raise typer.Exit(error.exit_code)
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"dedup {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        Optional[bool], typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version.")
+    ] = None,
+) -> None:
+    """Find near-duplicate documents with MinHash LSH, verified by exact Jaccard, all in DuckDB SQL."""
+
+
+@app.command()
+def run(
+    inputs: Annotated[list[Path], typer.Argument(help="Folders, text files, or .parquet/.csv/.jsonl tables.")],
+    threshold: Annotated[float, typer.Option("--threshold", "-t", help="Keep pairs with Jaccard >= this.")] = 0.8,
+    shingle_type: Annotated[ShingleType, typer.Option(help="Character or word shingles.")] = ShingleType.char,
+    shingle_size: Annotated[int, typer.Option("--shingle-size", "-k", help="Shingle length (characters or words).")] = 9,
+    num_perm: Annotated[int, typer.Option(help="MinHash permutations.")] = 128,
+    seed: Annotated[int, typer.Option(help="Seed of the permutations.")] = DEFAULT_SEED,
+    bands: Annotated[Optional[int], typer.Option(help="LSH bands (default: chosen from the threshold).")] = None,
+    rows: Annotated[Optional[int], typer.Option(help="Rows per band (default: chosen from the threshold).")] = None,
+    lines: Annotated[bool, typer.Option("--lines", help="Each line of a text file is a document.")] = False,
+    id_column: Annotated[
+        Optional[str], typer.Option(help="Id column of a table [default: id, or the row number if absent].")
+    ] = None,
+    text_column: Annotated[str, typer.Option(help="Text column of a table.")] = "text",
+    include_hidden: Annotated[bool, typer.Option("--include-hidden", help="Read hidden files and folders.")] = False,
+    db: Annotated[Optional[Path], typer.Option(help="Keep every stage's table in this DuckDB file.")] = None,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="Write pairs to .csv, .parquet or .jsonl.")
+    ] = None,
+    output_format: Annotated[
+        TableFormat, typer.Option("--format", help="Format of pairs printed to stdout.")
+    ] = TableFormat.table,
+    threads: Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")] = None,
+    memory_limit: Annotated[Optional[str], typer.Option(help="DuckDB memory limit, e.g. 2GB.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary on stderr.")] = False,
+) -> None:
+    """Find every pair of documents whose exact Jaccard similarity is at least the threshold.
+
+    Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
+    """
+    from .output import check_writable, write_table
+    from .pipeline import execute
+    from .report import print_summary, stage_progress
+    from .settings import Settings
+
+    try:
+        settings = Settings(
+            inputs=tuple(inputs),
+            threshold=threshold,
+            shingle_type=shingle_type.value,
+            shingle_size=shingle_size,
+            num_perm=num_perm,
+            seed=seed,
+            bands=bands,
+            rows=rows,
+            lines=lines,
+            id_column=id_column,
+            text_column=text_column,
+            include_hidden=include_hidden,
+            db=db,
+            threads=threads,
+            memory_limit=memory_limit,
+        )
+        if output is not None:
+            check_writable(output)
+        with stage_progress(stderr, quiet) as progress:
+            result = execute(settings, progress)
+        if output is not None:
+            write_table(result.pairs, output)
+        else:
+            print_table(result.pairs, output_format)
+    except DedupError as error:
+        fail(error)
+    if not quiet:
+        print_summary(stderr, result, settings, output)
+
+
+@app.command()
+def sql(
+    db: Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")],
+    query: Annotated[str, typer.Argument(help="SQL to run (read-only).")],
+    output_format: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
+) -> None:
+    """Run a read-only SQL query on a run's database and print the result.
+
+    Example: dedup sql run.duckdb "select * from pairs order by jaccard desc limit 10"
+    """
+    from .explore import query_readonly
+
+    try:
+        table = query_readonly(db, query)
+    except DedupError as error:
+        fail(error)
+    print_table(table, output_format)
+
+
+@app.command("show-sql")
+def show_sql(
+    stage: Annotated[Optional[str], typer.Argument(help="A stage name; all stages if omitted.")] = None,
+    shingle_type: Annotated[ShingleType, typer.Option(help="Character or word shingles.")] = ShingleType.char,
+    threshold: Annotated[float, typer.Option("--threshold", "-t")] = 0.8,
+    num_perm: Annotated[int, typer.Option(help="MinHash permutations.")] = 128,
+    bands: Annotated[Optional[int], typer.Option(help="LSH bands.")] = None,
+    rows: Annotated[Optional[int], typer.Option(help="Rows per band.")] = None,
+) -> None:
+    """Print the exact SQL each stage runs for these options (like dbt compile).
+
+    Example: dedup show-sql signatures --num-perm 4
+    """
+    from .settings import Settings
+    from .stages import compile_sql, pipeline_stages
+
+    try:
+        settings = Settings(
+            inputs=(Path("."),),
+            threshold=threshold,
+            shingle_type=shingle_type.value,
+            num_perm=num_perm,
+            bands=bands,
+            rows=rows,
+        )
+    except DedupError as error:
+        fail(error)
+    stages = [s for s in pipeline_stages(settings) if stage is None or s.name == stage]
+    if not stages:
+        names = ", ".join(s.name for s in pipeline_stages(settings))
+        fail(DedupError(f"no stage named {stage!r}; stages are {names}"))
+    for item in stages:
+        typer.echo(compile_sql(item, settings).rstrip() + ";\n")
+
+
+def print_table(table: object, output_format: TableFormat) -> None:
+    from .output import write_csv, write_jsonl, write_text_table
+
+    writers = {TableFormat.table: write_text_table, TableFormat.csv: write_csv, TableFormat.jsonl: write_jsonl}
+    writers[output_format](table, sys.stdout)  # type: ignore[arg-type]

@@ -1,0 +1,237 @@
+"""Turning user inputs (folders, line files, tables) into one table of documents.
+
+A corpus is an Arrow table (position, id, text, encoding) plus the inputs that were skipped,
+each with a reason, so that every input is accounted for: read = loaded + skipped.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+
+from .errors import InputError, UsageError
+
+TABLE_EXTENSIONS = (".parquet", ".csv", ".jsonl", ".ndjson")
+BINARY_SNIFF_BYTES = 8000  # like git: a NUL byte in the first 8000 bytes means binary
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class Skipped:
+    source: str
+    reason: str
+
+
+@dataclass
+class Corpus:
+    ids: list[object] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    encodings: list[str] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+    def add(self, doc_id: object, text: str, encoding: str = "utf-8") -> None:
+        self.ids.append(doc_id)
+        self.texts.append(text)
+        self.encodings.append(encoding)
+
+    @property
+    def latin1(self) -> int:
+        return sum(1 for e in self.encodings if e == "latin-1")
+
+    def to_arrow(self) -> pa.Table:
+        ids = pa.array(self.ids)
+        if not (pa.types.is_integer(ids.type) or pa.types.is_string(ids.type) or pa.types.is_null(ids.type)):
+            ids = ids.cast(pa.string())
+        if pa.types.is_null(ids.type):
+            ids = ids.cast(pa.string())
+        return pa.table(
+            {
+                "position": pa.array(range(1, len(self.ids) + 1), pa.int64()),
+                "id": ids,
+                "text": pa.array(self.texts, pa.string()),
+                "encoding": pa.array(self.encodings, pa.string()),
+            }
+        )
+
+    def skipped_arrow(self) -> pa.Table:
+        return pa.table(
+            {
+                "source": pa.array([s.source for s in self.skipped], pa.string()),
+                "reason": pa.array([s.reason for s in self.skipped], pa.string()),
+            }
+        )
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """UTF-8 (a leading BOM dropped); text that is not valid UTF-8 is read as Latin-1.
+
+    Latin-1 maps every byte to one character, so nothing is lost and the legacy 8-bit files
+    common in old corpora (newsgroups, cp1252 exports) keep their accented letters readable.
+    """
+    if data.startswith(UTF8_BOM):
+        data = data[len(UTF8_BOM) :]
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"
+
+
+def read_corpus(
+    inputs: Iterable[Path],
+    *,
+    lines: bool = False,
+    id_column: str | None = None,
+    text_column: str = "text",
+    include_hidden: bool = False,
+) -> Corpus:
+    inputs = list(inputs)
+    corpus = Corpus()
+    prefixed = len(inputs) > 1
+    for path in inputs:
+        if not path.exists() and not path.is_symlink():
+            raise UsageError(f"input not found: {path}")
+        if path.is_dir():
+            _read_folder(corpus, path, prefix=path if prefixed else None, include_hidden=include_hidden)
+        elif lines:
+            _read_lines(corpus, path, prefix=str(path) if prefixed else None)
+        elif path.suffix.lower() in TABLE_EXTENSIONS:
+            _read_table(corpus, path, id_column, text_column, prefix=str(path) if prefixed else None)
+        else:
+            _read_file(corpus, path, str(path))
+    _check_unique(corpus.ids)
+    return corpus
+
+
+def _check_unique(ids: list[object]) -> None:
+    seen: set[object] = set()
+    for doc_id in ids:
+        if doc_id in seen:
+            raise InputError(f"duplicate document id {doc_id!r}: ids must be unique")
+        seen.add(doc_id)
+
+
+def _walk(root: Path, include_hidden: bool) -> Iterator[tuple[str, Path, str | None]]:
+    """(relative posix path, path, reason to skip or None) for everything below root, sorted."""
+    found: list[tuple[str, Path, str | None]] = []
+
+    def onerror(error: OSError) -> None:
+        where = Path(error.filename) if error.filename else root
+        found.append((_relative(where, root), where, f"unreadable: {error.strerror}"))
+
+    for folder, dirnames, filenames in os.walk(root, onerror=onerror):
+        base = Path(folder)
+        kept = []
+        for name in dirnames:
+            sub = base / name
+            if name.startswith(".") and not include_hidden:
+                found.append((_relative(sub, root) + "/", sub, "hidden folder"))
+            elif sub.is_symlink():
+                found.append((_relative(sub, root) + "/", sub, "symlink to a folder (not followed)"))
+            else:
+                kept.append(name)
+        dirnames[:] = kept
+        for name in filenames:
+            path = base / name
+            reason = None
+            if name.startswith(".") and not include_hidden:
+                reason = "hidden file"
+            elif not path.exists():
+                reason = "broken symlink"
+            elif not path.is_file():
+                reason = "not a regular file"
+            found.append((_relative(path, root), path, reason))
+    return iter(sorted(found, key=lambda item: item[0]))
+
+
+def _relative(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix()
+
+
+def _read_folder(corpus: Corpus, root: Path, prefix: Path | None, include_hidden: bool) -> None:
+    for relative, path, reason in _walk(root, include_hidden):
+        doc_id = (prefix / relative).as_posix() if prefix is not None else relative
+        if reason is not None:
+            corpus.skipped.append(Skipped(doc_id, reason))
+            continue
+        _read_file(corpus, path, doc_id)
+
+
+def _read_file(corpus: Corpus, path: Path, doc_id: str) -> None:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        corpus.skipped.append(Skipped(doc_id, f"unreadable: {error.strerror}"))
+        return
+    if b"\x00" in data[:BINARY_SNIFF_BYTES]:
+        corpus.skipped.append(Skipped(doc_id, "binary file (NUL byte in the first 8000 bytes)"))
+        return
+    text, encoding = decode(data)
+    corpus.add(doc_id, text, encoding)
+
+
+def _read_lines(corpus: Corpus, path: Path, prefix: str | None) -> None:
+    """One document per line: split on \\n only (U+2028, U+0085 stay inside lines), strip \\r."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror}") from None
+    if data.startswith(UTF8_BOM):
+        data = data[len(UTF8_BOM) :]
+    raw_lines = data.split(b"\n")
+    if raw_lines and raw_lines[-1] == b"":
+        raw_lines.pop()  # a final newline ends the last line; it does not start an empty one
+    for number, raw in enumerate(raw_lines, start=1):
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        text, encoding = decode(raw)
+        corpus.add(f"{prefix}:{number}" if prefix is not None else number, text, encoding)
+
+
+def _read_table(corpus: Corpus, path: Path, id_column: str | None, text_column: str, prefix: str | None) -> None:
+    table = _load_table(path)
+    columns = table.column_names
+    if text_column not in columns:
+        raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, columns))}")
+    if id_column is not None and id_column not in columns:
+        raise InputError(f"{path}: no id column {id_column!r}; columns are {', '.join(map(repr, columns))}")
+    texts = table.column(text_column)
+    if not (pa.types.is_string(texts.type) or pa.types.is_large_string(texts.type) or pa.types.is_null(texts.type)):
+        raise InputError(f"{path}: text column {text_column!r} has type {texts.type}, expected strings")
+    id_name = id_column if id_column is not None else ("id" if "id" in columns else None)
+    if id_name is not None:
+        ids = table.column(id_name)
+        if ids.null_count:
+            raise InputError(f"{path}: id column {id_name!r} has {ids.null_count} empty (NULL) values")
+        id_values = ids.to_pylist()
+    else:
+        id_values = list(range(1, table.num_rows + 1))
+    for doc_id, text in zip(id_values, texts.to_pylist()):
+        if prefix is not None:
+            doc_id = f"{prefix}:{doc_id}"
+        if text is None:
+            corpus.skipped.append(Skipped(str(doc_id), "text is NULL"))
+        else:
+            corpus.add(doc_id, text)
+
+
+def _load_table(path: Path) -> pa.Table:
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            return pq.read_table(path)
+        if suffix == ".csv":
+            import pyarrow.csv as pcsv
+
+            return pcsv.read_csv(path, parse_options=pcsv.ParseOptions(newlines_in_values=True))
+        import pyarrow.json as pjson
+
+        return pjson.read_json(path)
+    except (pa.ArrowInvalid, OSError) as error:
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise InputError(f"cannot read table {path}: {message}") from None

@@ -1,0 +1,17 @@
+"""Errors that reach users as one line, never as a traceback."""
+
+
+class DedupError(Exception):
+    """A failure the user can act on; the CLI prints `Error: <message>` and exits 1."""
+
+    exit_code = 1
+
+
+class UsageError(DedupError):
+    """Wrong options or arguments; the CLI exits 2 like any other usage error."""
+
+    exit_code = 2
+
+
+class InputError(DedupError):
+    """Input that cannot be read as documents (missing column, duplicate ids, ...)."""

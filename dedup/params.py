@@ -1,0 +1,41 @@
+"""Choosing LSH bands and rows from a threshold; the S-curve of MMDS ch. 3.4.2."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# A pair at exactly the threshold must become a candidate with at least this probability.
+# Verification is exact, so extra candidates cost time while missed ones are lost pairs:
+# recall comes first, then the fewest candidates.
+MIN_DETECTION = 0.995
+
+
+def detection_probability(similarity: float, bands: int, rows: int) -> float:
+    """Probability that a pair of Jaccard `similarity` shares at least one band: 1-(1-s^r)^b."""
+    return 1.0 - (1.0 - similarity**rows) ** bands
+
+
+@dataclass(frozen=True)
+class Banding:
+    bands: int
+    rows: int
+
+    def probability(self, similarity: float) -> float:
+        return detection_probability(similarity, self.bands, self.rows)
+
+
+def choose_banding(threshold: float, num_perm: int, min_detection: float = MIN_DETECTION) -> Banding:
+    """The most selective banding that still catches a pair at `threshold` w.p. >= min_detection.
+
+    Rows r trade candidates for recall: a larger r makes unrelated pairs rarer candidates, a
+    smaller one catches more pairs near the threshold. For each r the most bands that fit,
+    b = num_perm // r, maximise recall; among those bandings we take the largest r that still
+    reaches `min_detection` at the threshold (r = 1 if none does). bands * rows may be less than
+    num_perm; the remaining permutations still count in the signature estimate.
+    """
+    best = Banding(bands=num_perm, rows=1)
+    for rows in range(1, num_perm + 1):
+        banding = Banding(bands=num_perm // rows, rows=rows)
+        if banding.probability(threshold) >= min_detection:
+            best = banding
+    return best

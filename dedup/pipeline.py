@@ -1,0 +1,173 @@
+"""Running the stages in order on one DuckDB database and reporting what each did."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from . import __version__
+from .corpus import read_corpus
+from .database import connect
+from .hashing import SCHEME
+from .settings import Settings
+from .sqltext import quote_identifier
+from .stages import pipeline_stages, run_stage
+
+PAIR_COLUMNS = "id_a, id_b, jaccard, estimate"
+
+
+@dataclass
+class StageReport:
+    name: str
+    rows: int
+    seconds: float
+
+
+@dataclass
+class Summary:
+    read: int = 0
+    processed: int = 0
+    empty: int = 0
+    skipped: int = 0
+    latin1: int = 0
+    shingles: int = 0
+    candidates: int = 0
+    pairs: int = 0
+    bands: int = 0
+    rows: int = 0
+    detection_probability: float = 0.0
+    stages: list[StageReport] = field(default_factory=list)
+
+    @property
+    def seconds(self) -> float:
+        return sum(stage.seconds for stage in self.stages)
+
+
+@dataclass
+class RunResult:
+    pairs: pa.Table
+    summary: Summary
+    skipped: pa.Table
+
+
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+def execute(settings: Settings, progress: Progress = _quiet) -> RunResult:
+    """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given."""
+    with _database(settings) as con:
+        return _execute(con, settings, progress)
+
+
+@contextmanager
+def _database(settings: Settings) -> Iterator[duckdb.DuckDBPyConnection]:
+    if settings.db is not None:
+        con = connect(settings.db, settings)
+        try:
+            yield con
+        finally:
+            con.close()
+        return
+    with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
+        con = connect(Path(folder) / "run.duckdb", settings)
+        try:
+            yield con
+        finally:
+            con.close()
+
+
+def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progress) -> RunResult:
+    summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
+    summary.detection_probability = settings.banding.probability(settings.threshold)
+    started = datetime.now(timezone.utc)
+
+    progress("read")
+    clock = time.perf_counter()
+    corpus = read_corpus(
+        settings.inputs,
+        lines=settings.lines,
+        id_column=settings.id_column,
+        text_column=settings.text_column,
+        include_hidden=settings.include_hidden,
+    )
+    raw = corpus.to_arrow()
+    skipped = corpus.skipped_arrow()
+    con.register("raw_documents", raw)
+    con.register("raw_skipped", skipped)
+    con.execute("create or replace table skipped as select * from raw_skipped").fetchall()
+    summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, time.perf_counter() - clock))
+
+    for stage in pipeline_stages(settings):
+        progress(stage.name)
+        clock = time.perf_counter()
+        run_stage(con, stage, settings)
+        seconds = time.perf_counter() - clock
+        rows = con.execute(f"select count(*) from {quote_identifier(stage.name)}").fetchall()[0][0]
+        summary.stages.append(StageReport(stage.name, rows, seconds))
+        if stage.name == "documents":
+            con.unregister("raw_documents")
+            con.unregister("raw_skipped")
+
+    counts = {report.name: report.rows for report in summary.stages}
+    summary.skipped = skipped.num_rows
+    summary.read = raw.num_rows + summary.skipped
+    summary.processed = con.execute("select count(*) from signatures").fetchall()[0][0]
+    summary.empty = raw.num_rows - summary.processed
+    summary.latin1 = corpus.latin1
+    summary.shingles = counts["shingles"]
+    summary.candidates = counts["candidates"]
+    summary.pairs = counts["pairs"]
+
+    _record_run(con, settings, summary, started)
+    pairs = con.sql(f"select {PAIR_COLUMNS} from pairs order by jaccard desc, id_a, id_b").to_arrow_table()
+    return RunResult(pairs=pairs, summary=summary, skipped=skipped)
+
+
+def _record_run(con: duckdb.DuckDBPyConnection, settings: Settings, summary: Summary, started: datetime) -> None:
+    con.execute(
+        """
+        create table if not exists runs (
+            run_id integer, started_at timestamptz, finished_at timestamptz, dedup_version varchar,
+            duckdb_version varchar, hash_scheme varchar, options json, counts json, stage_seconds json
+        )
+        """
+    ).fetchall()
+    counts = {
+        "read": summary.read,
+        "processed": summary.processed,
+        "empty": summary.empty,
+        "skipped": summary.skipped,
+        "latin1": summary.latin1,
+        "shingles": summary.shingles,
+        "candidates": summary.candidates,
+        "pairs": summary.pairs,
+    }
+    con.execute(
+        """
+        insert into runs
+        select coalesce(max(run_id), 0) + 1, $started, now(), $dedup, $duckdb, $scheme, $options, $counts, $seconds
+        from runs
+        """,
+        {
+            "started": started,
+            "dedup": __version__,
+            "duckdb": duckdb.__version__,
+            "scheme": SCHEME,
+            "options": json.dumps(settings.options()),
+            "counts": json.dumps(counts),
+            "seconds": json.dumps({s.name: round(s.seconds, 4) for s in summary.stages}),
+        },
+    ).fetchall()

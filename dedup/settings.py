@@ -1,0 +1,89 @@
+"""Run options, validated once, before anything is read."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from .errors import UsageError
+from .hashing import DEFAULT_SEED
+from .params import Banding, choose_banding
+
+ShingleType = Literal["char", "word"]
+InputFormat = Literal["auto", "files", "lines", "table"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    inputs: tuple[Path, ...]
+    threshold: float = 0.8
+    shingle_type: ShingleType = "char"
+    shingle_size: int = 9
+    num_perm: int = 128
+    seed: int = DEFAULT_SEED
+    bands: int | None = None
+    rows: int | None = None
+    lines: bool = False
+    id_column: str | None = None
+    text_column: str = "text"
+    include_hidden: bool = False
+    db: Path | None = None
+    threads: int | None = None
+    memory_limit: str | None = None
+    banding: Banding = field(init=False)
+
+    def __post_init__(self) -> None:
+        if not self.inputs:
+            raise UsageError("give at least one input (a folder, a text file or a table)")
+        if not 0.0 <= self.threshold <= 1.0:
+            raise UsageError(f"--threshold must be between 0 and 1, got {self.threshold}")
+        if self.shingle_type not in ("char", "word"):
+            raise UsageError(f"--shingle-type must be char or word, got {self.shingle_type!r}")
+        if self.shingle_size < 1:
+            raise UsageError(f"--shingle-size must be at least 1, got {self.shingle_size}")
+        if self.num_perm < 1:
+            raise UsageError(f"--num-perm must be at least 1, got {self.num_perm}")
+        if self.threads is not None and self.threads < 1:
+            raise UsageError(f"--threads must be at least 1, got {self.threads}")
+        if not 0 <= self.seed < 2**63:
+            raise UsageError(f"--seed must be between 0 and 2^63-1, got {self.seed}")
+        object.__setattr__(self, "banding", self._banding())
+
+    def _banding(self) -> Banding:
+        bands, rows, num_perm = self.bands, self.rows, self.num_perm
+        for name, value in (("--bands", bands), ("--rows", rows)):
+            if value is not None and value < 1:
+                raise UsageError(f"{name} must be at least 1, got {value}")
+        if bands is None and rows is None:
+            return choose_banding(self.threshold, num_perm)
+        if bands is None or rows is None:
+            given = bands if bands is not None else rows
+            assert given is not None
+            if num_perm % given:
+                raise UsageError(f"--num-perm {num_perm} is not divisible by {given}; give both --bands and --rows")
+            other = num_perm // given
+            bands, rows = (given, other) if bands is not None else (other, given)
+        if bands * rows != num_perm:
+            raise UsageError(f"--bands {bands} x --rows {rows} = {bands * rows}, but --num-perm is {num_perm}")
+        return Banding(bands=bands, rows=rows)
+
+    def options(self) -> dict[str, object]:
+        """The options that define the result, as recorded in the runs table."""
+        return {
+            "threshold": self.threshold,
+            "shingle_type": self.shingle_type,
+            "shingle_size": self.shingle_size,
+            "num_perm": self.num_perm,
+            "seed": self.seed,
+            "bands": self.banding.bands,
+            "rows": self.banding.rows,
+            "lines": self.lines,
+            "id_column": self.id_column,
+            "text_column": self.text_column,
+            "include_hidden": self.include_hidden,
+        }
+
+    def replace(self, **changes: object) -> Settings:
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]

@@ -1,0 +1,25 @@
+-- stage:  verified
+-- reads:  candidates(doc_id_a, doc_id_b, shared_bands), shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
+-- writes: verified(doc_id_a, doc_id_b, shared_bands, intersection, union_size, jaccard)
+-- params: (none)
+-- One row per candidate with its exact Jaccard similarity |A n B| / |A u B| over the two
+-- distinct-shingle sets (64-bit fingerprints). The estimate is never trusted alone.
+create or replace table verified as
+with shared as (
+    select c.doc_id_a, c.doc_id_b, count(*) as intersection
+    from candidates as c
+    join shingles as sa on sa.doc_id = c.doc_id_a
+    join shingles as sb on sb.doc_id = c.doc_id_b and sb.fingerprint = sa.fingerprint
+    group by c.doc_id_a, c.doc_id_b
+)
+select
+    c.doc_id_a,
+    c.doc_id_b,
+    c.shared_bands,
+    coalesce(s.intersection, 0) as intersection,
+    na.n_shingles + nb.n_shingles - coalesce(s.intersection, 0) as union_size,
+    coalesce(s.intersection, 0) / (na.n_shingles + nb.n_shingles - coalesce(s.intersection, 0)) as jaccard
+from candidates as c
+join signatures as na on na.doc_id = c.doc_id_a
+join signatures as nb on nb.doc_id = c.doc_id_b
+left join shared as s on s.doc_id_a = c.doc_id_a and s.doc_id_b = c.doc_id_b
