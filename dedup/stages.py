@@ -13,6 +13,8 @@ from . import sqltext
 from .hashing import PRIME, bucket_constants, permutation_coefficients
 from .settings import Settings
 
+# Texts are shingled in pieces of this many code points or tokens (see sql/02_shingles_*.sql).
+SHINGLE_PIECE = 256
 PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 TEMPLATE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 
@@ -77,6 +79,7 @@ def compile_sql(stage: Stage, settings: Settings) -> str:
 def parameter_values(settings: Settings) -> dict[str, object]:
     values: dict[str, object] = {
         "k": settings.shingle_size,
+        "piece": SHINGLE_PIECE,
         "prime": PRIME,
         "threshold": settings.threshold,
         "num_perm": settings.num_perm,

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared" / "corpora"
+
+TINY = {
+    "original.txt": "The quick brown fox jumps over the lazy dog near the river bank.",
+    "copy.txt": "The quick brown fox jumps over the lazy dog near the river bank.",
+    "near.txt": "The quick brown fox jumped over the lazy dog near the river bank!",
+    "other.txt": "Completely unrelated words about databases and query planners.",
+    "empty.txt": "",
+    "unicode.txt": "Größe und Maß: ÉTÉ à Paris — naïve café.",
+}
+
+
+@pytest.fixture
+def tiny_corpus(tmp_path: Path) -> Path:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    for name, text in TINY.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def con(tmp_path: Path):
+    connection = duckdb.connect(str(tmp_path / "test.duckdb"))
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def shared_corpora() -> Path:
+    assert SHARED.is_dir(), "../shared/corpora must be beside the checkout (as in CI)"
+    return SHARED

@@ -1,0 +1,46 @@
+"""Running single stages on hand-built documents, on a real DuckDB connection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from dedup.settings import Settings
+from dedup.stages import pipeline_stages, run_stage
+
+
+def settings_for(**options) -> Settings:
+    return Settings(inputs=(Path("."),), **options)
+
+
+def load_documents(con: duckdb.DuckDBPyConnection, texts: dict | list, settings: Settings) -> None:
+    items = list(texts.items()) if isinstance(texts, dict) else list(enumerate(texts, start=1))
+    raw = pa.table(
+        {
+            "position": pa.array(range(1, len(items) + 1), pa.int64()),
+            "id": pa.array([str(i) if isinstance(texts, dict) else i for i, _ in items]),
+            "text": pa.array([t for _, t in items], pa.string()),
+            "encoding": pa.array(["utf-8"] * len(items)),
+        }
+    )
+    con.register("raw_documents", raw)
+    run_stages(con, settings, until="documents")
+    con.unregister("raw_documents")
+
+
+def run_stages(con: duckdb.DuckDBPyConnection, settings: Settings, until: str, start: str | None = None) -> None:
+    started = start is None
+    for stage in pipeline_stages(settings):
+        if stage.name == start:
+            started = True
+        if started:
+            run_stage(con, stage, settings)
+        if stage.name == until:
+            return
+    raise AssertionError(f"no stage {until}")
+
+
+def rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple]:
+    return con.execute(sql).fetchall()

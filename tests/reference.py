@@ -1,0 +1,83 @@
+"""A pure-Python reference of dedup's definitions: the oracle the SQL stages are tested against.
+
+Written from the documented definitions, not from the SQL: normalization, shingles, the MD5
+fingerprint, the permutation coefficients, MinHash signatures, banding and exact Jaccard.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+
+PRIME = 2**32 - 5
+WHITESPACE = re.compile(r"\s+")  # Python's str semantics for whitespace (same set as str.split())
+WORD = re.compile(r"\w+")
+
+
+def lowercase(text: str) -> str:
+    """Unicode simple case mapping per code point (no final-sigma context; 'İ' -> 'i')."""
+    return "".join("i" if ch == "\u0130" else ch.lower() for ch in text)
+
+
+def normalize(text: str) -> str:
+    return " ".join(lowercase(text).split())
+
+
+def char_shingles(text: str, k: int) -> set[str]:
+    norm = normalize(text)
+    if not norm:
+        return set()
+    if len(norm) <= k:
+        return {norm}
+    return {norm[i : i + k] for i in range(len(norm) - k + 1)}
+
+
+def word_shingles(text: str, k: int) -> set[str]:
+    tokens = WORD.findall(normalize(text))
+    if not tokens:
+        return set()
+    if len(tokens) <= k:
+        return {" ".join(tokens)}
+    return {" ".join(tokens[i : i + k]) for i in range(len(tokens) - k + 1)}
+
+
+def shingles(text: str, k: int, kind: str = "char") -> set[str]:
+    return char_shingles(text, k) if kind == "char" else word_shingles(text, k)
+
+
+def md5_u64(text: str) -> int:
+    return int.from_bytes(hashlib.md5(text.encode("utf-8")).digest()[:8], "little")
+
+
+def fingerprints(shingle_set: set[str]) -> set[int]:
+    return {md5_u64(s) for s in shingle_set}
+
+
+def coefficients(seed: int, num_perm: int) -> list[tuple[int, int]]:
+    return [
+        (1 + md5_u64(f"dedup:{seed}:a:{i}") % (PRIME - 1), md5_u64(f"dedup:{seed}:b:{i}") % PRIME)
+        for i in range(num_perm)
+    ]
+
+
+def signature(shingle_set: set[str], seed: int, num_perm: int) -> list[int]:
+    hs = [fp >> 32 for fp in fingerprints(shingle_set)]
+    return [min((a * h + b) % PRIME for h in hs) for a, b in coefficients(seed, num_perm)]
+
+
+def jaccard(a: set, b: set) -> float:
+    union = len(a | b)
+    return len(a & b) / union if union else 0.0
+
+
+def brute_force_pairs(docs: dict[object, str], k: int, threshold: float, kind: str = "char") -> dict[tuple, float]:
+    """Every pair (id_a < id_b) with Jaccard >= threshold over 64-bit fingerprint sets."""
+    sets = {doc_id: fingerprints(shingles(text, k, kind)) for doc_id, text in docs.items()}
+    result = {}
+    for a, b in itertools.combinations(sorted(sets), 2):
+        if sets[a] and sets[b]:
+            j = jaccard(sets[a], sets[b])
+            if j >= threshold:
+                result[(a, b)] = j
+    return result

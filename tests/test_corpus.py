@@ -1,0 +1,104 @@
+"""Reading folders, line files and tables into documents."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from dedup.corpus import read_corpus
+from dedup.errors import InputError, UsageError
+
+
+def docs(corpus) -> dict:
+    return dict(zip(corpus.ids, corpus.texts))
+
+
+def test_folder_ids_are_relative_paths_sorted_recursively(tmp_path):
+    (tmp_path / "b" / "c").mkdir(parents=True)
+    (tmp_path / "z.txt").write_text("z")
+    (tmp_path / "b" / "c" / "deep.txt").write_text("deep")
+    (tmp_path / "b" / "name with spaces;'\".txt").write_text("odd")
+    corpus = read_corpus([tmp_path])
+    assert corpus.ids == sorted(corpus.ids) == ["b/c/deep.txt", "b/name with spaces;'\".txt", "z.txt"]
+
+
+def test_several_inputs_keep_ids_unique(tmp_path):
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "same.txt").write_text(name)
+    corpus = read_corpus([tmp_path / "one", tmp_path / "two"])
+    assert docs(corpus) == {f"{tmp_path}/one/same.txt": "one", f"{tmp_path}/two/same.txt": "two"}
+    with pytest.raises(InputError, match="duplicate document id"):
+        read_corpus([tmp_path / "one", tmp_path / "one"])
+
+
+def test_bom_is_dropped_and_latin1_is_read_and_counted(tmp_path):
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbfhello")
+    (tmp_path / "latin1.txt").write_bytes("café naïve".encode("cp1252"))
+    corpus = read_corpus([tmp_path])
+    assert docs(corpus) == {"bom.txt": "hello", "latin1.txt": "café naïve"}
+    assert corpus.latin1 == 1
+
+
+def test_hidden_and_binary_files_are_skipped_with_reasons(tmp_path):
+    (tmp_path / ".hidden").write_text("secret")
+    (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+    (tmp_path / "ok.txt").write_text("fine")
+    corpus = read_corpus([tmp_path])
+    assert corpus.ids == ["ok.txt"]
+    assert {(s.source, s.reason.split(" ")[0]) for s in corpus.skipped} == {(".hidden", "hidden"), ("image.png", "binary")}
+    assert read_corpus([tmp_path], include_hidden=True).ids == [".hidden", "ok.txt"]
+
+
+def test_lines_split_on_newline_only(tmp_path):
+    path = tmp_path / "lines.txt"
+    path.write_bytes("first\r\nsec\u2028ond\u0085x\n\nlast\n".encode())
+    corpus = read_corpus([path], lines=True)
+    assert docs(corpus) == {1: "first", 2: "sec\u2028ond\u0085x", 3: "", 4: "last"}
+
+
+def test_lines_without_final_newline_and_invalid_bytes(tmp_path):
+    path = tmp_path / "lines.txt"
+    path.write_bytes(b"ok\ncaf\xe9")
+    corpus = read_corpus([path], lines=True)
+    assert docs(corpus) == {1: "ok", 2: "café"}
+    assert corpus.latin1 == 1
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv", ".jsonl"])
+def test_tables_by_extension(tmp_path, suffix):
+    table = pa.table({"key": ["a", "b"], "body": ["x\ny", "z"], "id": [10, 20]})
+    path = tmp_path / f"t{suffix}"
+    if suffix == ".parquet":
+        pq.write_table(table, path)
+    elif suffix == ".csv":
+        path.write_text('key,body,id\na,"x\ny",10\nb,z,20\n')
+    else:
+        path.write_text('{"key": "a", "body": "x\\ny", "id": 10}\n{"key": "b", "body": "z", "id": 20}\n')
+    assert docs(read_corpus([path], id_column="key", text_column="body")) == {"a": "x\ny", "b": "z"}
+    assert docs(read_corpus([path], text_column="body")) == {10: "x\ny", 20: "z"}
+
+
+def test_table_without_id_column_uses_row_numbers(tmp_path):
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"text": ["a", None, "c"]}), path)
+    corpus = read_corpus([path])
+    assert docs(corpus) == {1: "a", 3: "c"}
+    assert [(s.source, s.reason) for s in corpus.skipped] == [("2", "text is NULL")]
+
+
+def test_table_errors_name_the_columns(tmp_path):
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"id": [1, 1], "body": ["a", "b"], "n": [1, 2]}), path)
+    with pytest.raises(InputError, match="no text column 'text'; columns are 'id', 'body', 'n'"):
+        read_corpus([path])
+    with pytest.raises(InputError, match="duplicate document id 1"):
+        read_corpus([path], text_column="body")
+    with pytest.raises(InputError, match="has type int64"):
+        read_corpus([path], text_column="n")
+
+
+def test_missing_input_is_a_usage_error(tmp_path):
+    with pytest.raises(UsageError, match="input not found"):
+        read_corpus([tmp_path / "nope"])

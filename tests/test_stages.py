@@ -1,0 +1,95 @@
+"""Each SQL stage on hand-built documents, with exact expected rows."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+import reference
+from helpers import load_documents, rows, run_stages, settings_for
+
+from dedup.hashing import permutation_coefficients
+
+
+def md5_u64(text: str) -> int:
+    return int.from_bytes(hashlib.md5(text.encode()).digest()[:8], "little")
+
+
+def test_documents_normalizes_and_numbers_by_id(con):
+    settings = settings_for()
+    load_documents(con, {"b": "  Hello\u2028\tWORLD \u00a0 x ", "a": "ÀB\u0085c", "c": ""}, settings)
+    assert rows(con, "select doc_id, id, position, norm from documents order by doc_id") == [
+        (1, "a", 2, "àb c"),
+        (2, "b", 1, "hello world x"),
+        (3, "c", 3, ""),
+    ]
+
+
+def test_char_shingles_are_distinct_k_windows_with_md5_fingerprints(con):
+    settings = settings_for(shingle_size=3)
+    load_documents(con, {"a": "abab", "b": "xy", "c": " "}, settings)
+    run_stages(con, settings, until="shingles", start="shingles")
+    got = rows(con, "select d.id, s.fingerprint, s.h from shingles s join documents d using (doc_id) order by all")
+    expected = sorted(
+        [("a", md5_u64("aba"), md5_u64("aba") >> 32), ("a", md5_u64("bab"), md5_u64("bab") >> 32)]
+        + [("b", md5_u64("xy"), md5_u64("xy") >> 32)]
+    )
+    assert got == expected
+
+
+def test_fingerprint_of_abc_is_published_md5_value(con):
+    # md5("abc") = 900150983cd24fb0d6963f7d28e17f72; first 8 bytes little-endian = 0xb04fd23c98500190
+    settings = settings_for(shingle_size=3)
+    load_documents(con, {"a": "abc"}, settings)
+    run_stages(con, settings, until="shingles", start="shingles")
+    assert rows(con, "select fingerprint, h from shingles") == [(0xB04FD23C98500190, 0xB04FD23C)]
+
+
+def test_word_shingles_join_k_tokens_with_one_space(con):
+    settings = settings_for(shingle_type="word", shingle_size=2)
+    load_documents(con, {"a": "Hello, world! Hello world", "b": "one", "c": "!!! ..."}, settings)
+    run_stages(con, settings, until="shingles", start="shingles")
+    got = rows(con, "select d.id, s.fingerprint from shingles s join documents d using (doc_id) order by all")
+    expected = sorted([("a", md5_u64("hello world")), ("a", md5_u64("world hello")), ("b", md5_u64("one"))])
+    assert got == expected
+
+
+def test_signatures_are_minima_of_affine_maps_mod_p(con):
+    settings = settings_for(shingle_size=3, num_perm=4, bands=2, rows=2)
+    load_documents(con, {"a": "abcd"}, settings)
+    run_stages(con, settings, until="signatures", start="shingles")
+    hs = [md5_u64(s) >> 32 for s in ("abc", "bcd")]
+    expected = [min((a * h + b) % (2**32 - 5) for h in hs) for a, b in permutation_coefficients(1, 4)]
+    assert rows(con, "select n_shingles, mh_0, mh_1, mh_2, mh_3 from signatures") == [(2, *expected)]
+
+
+def test_band_hashes_one_row_per_band_and_equal_bands_share_buckets(con):
+    settings = settings_for(shingle_size=3, num_perm=6, bands=3, rows=2)
+    load_documents(con, {"a": "same text here", "b": "same text here", "c": "other"}, settings)
+    run_stages(con, settings, until="band_hashes", start="shingles")
+    per_doc = rows(con, "select doc_id, count(*), count(distinct band) from band_hashes group by 1 order by 1")
+    assert per_doc == [(1, 3, 3), (2, 3, 3), (3, 3, 3)]
+    assert rows(con, "select count(*) from band_hashes a join band_hashes b using (band, bucket) where a.doc_id = 1 and b.doc_id = 2") == [(3,)]
+
+
+def test_candidates_verified_and_pairs(con):
+    settings = settings_for(shingle_size=2, num_perm=8, bands=8, rows=1, threshold=0.5)
+    texts = {"a": "abcdef", "b": "abcdeg", "c": "zzzzzz", "d": "abcdef"}
+    load_documents(con, texts, settings)
+    run_stages(con, settings, until="pairs", start="shingles")
+    verified = {(a, b): (i, u, j) for a, b, i, u, j in rows(con, "select doc_id_a, doc_id_b, intersection, union_size, jaccard from verified")}
+    # a: ab bc cd de ef ; b: ab bc cd de eg ; d = a
+    assert verified[(1, 4)] == (5, 5, 1.0)
+    assert verified[(1, 2)] == (4, 6, pytest.approx(4 / 6))
+    assert (1, 3) not in verified  # 'zz' shares nothing with the others, so no band collides
+    pairs = rows(con, "select id_a, id_b, jaccard from pairs")
+    assert pairs == [("a", "d", 1.0), ("a", "b", 4 / 6), ("b", "d", 4 / 6)]
+
+
+def test_pairs_keep_jaccard_exactly_at_threshold(con):
+    # 4 shared of 5 in the union: J = 0.8 exactly must be kept at threshold 0.8
+    settings = settings_for(shingle_size=1, num_perm=4, bands=4, rows=1, threshold=0.8)
+    load_documents(con, {"a": "abcde", "b": "abcd"}, settings)
+    run_stages(con, settings, until="pairs", start="shingles")
+    assert rows(con, "select jaccard from pairs") == [(0.8,)]
+    assert reference.jaccard(set("abcde"), set("abcd")) == 0.8
