@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from . import __version__
-from .errors import DedupError
+from .errors import DedupError, Interrupted
 from .hashing import DEFAULT_SEED
 
 app = typer.Typer(
@@ -79,16 +79,25 @@ def run(
         TableFormat, typer.Option("--format", help="Format of pairs printed to stdout.")
     ] = TableFormat.table,
     threads: Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")] = None,
-    memory_limit: Annotated[Optional[str], typer.Option(help="DuckDB memory limit, e.g. 2GB.")] = None,
+    memory_limit: Annotated[
+        Optional[str], typer.Option(help="DuckDB memory limit, e.g. 2GB; larger stages spill to --temp-dir.")
+    ] = None,
+    temp_dir: Annotated[
+        Optional[Path], typer.Option(help="Folder for DuckDB's spill files [default: <db>.tmp next to the database].")
+    ] = None,
+    show_skipped: Annotated[
+        bool, typer.Option("--show-skipped", help="List every skipped input with its reason on stderr.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary on stderr.")] = False,
 ) -> None:
     """Find every pair of documents whose exact Jaccard similarity is at least the threshold.
 
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
+    from .interrupts import interrupt_on_sigint
     from .output import check_writable, write_table
     from .pipeline import execute
-    from .report import print_summary, stage_progress
+    from .report import print_skipped, print_summary, stage_progress
     from .settings import Settings
 
     try:
@@ -108,19 +117,24 @@ def run(
             db=db,
             threads=threads,
             memory_limit=memory_limit,
+            temp_dir=temp_dir,
         )
         if output is not None:
             check_writable(output)
-        with stage_progress(stderr, quiet) as progress:
-            result = execute(settings, progress)
+        with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
+            result = execute(settings, progress, on_connect=attach)
         if output is not None:
             write_table(result.pairs, output)
         else:
             print_table(result.pairs, output_format)
     except DedupError as error:
         fail(error)
+    except KeyboardInterrupt:
+        fail(Interrupted("interrupted"))
     if not quiet:
         print_summary(stderr, result, settings, output)
+    if show_skipped:
+        print_skipped(stderr, result.skipped)
 
 
 @app.command()

@@ -15,3 +15,9 @@ class UsageError(DedupError):
 
 class InputError(DedupError):
     """Input that cannot be read as documents (missing column, duplicate ids, ...)."""
+
+
+class Interrupted(DedupError):
+    """Ctrl-C (SIGINT): the stage in progress was rolled back; the CLI exits 130 like a shell."""
+
+    exit_code = 130

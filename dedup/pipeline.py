@@ -16,10 +16,11 @@ import pyarrow as pa
 
 from . import __version__
 from .corpus import read_corpus
-from .database import connect
+from .checkpoint import Checkpoints, digest_tables, input_fingerprint, is_interrupt, stage_fingerprint, transaction
+from .database import connect, first_line
+from .errors import DedupError, Interrupted
 from .hashing import SCHEME
 from .settings import Settings
-from .sqltext import quote_identifier
 from .stages import pipeline_stages, run_stage
 
 PAIR_COLUMNS = "id_a, id_b, jaccard, estimate"
@@ -30,6 +31,7 @@ class StageReport:
     name: str
     rows: int
     seconds: float
+    reused: bool = False  # finished by an earlier run with the same inputs and options
 
 
 @dataclass
@@ -66,10 +68,25 @@ def _quiet(_: str) -> None:
     pass
 
 
-def execute(settings: Settings, progress: Progress = _quiet) -> RunResult:
-    """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given."""
-    with _database(settings) as con:
-        return _execute(con, settings, progress)
+def execute(
+    settings: Settings, progress: Progress = _quiet, on_connect: Callable[[duckdb.DuckDBPyConnection], None] | None = None
+) -> RunResult:
+    """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given.
+
+    on_connect(con) is called with the open connection (the CLI uses it to interrupt on Ctrl-C).
+    """
+    try:
+        with _database(settings) as con:
+            if on_connect is not None:
+                on_connect(con)
+            return _execute(con, settings, progress)
+    except (KeyboardInterrupt, duckdb.Error, RuntimeError) as error:
+        if is_interrupt(error):
+            raise Interrupted("interrupted; the database keeps every stage that had finished") from None
+        if not isinstance(error, duckdb.Error):
+            raise
+        # Out of memory or disk, a full temp dir: the stage's transaction was rolled back.
+        raise DedupError(f"{first_line(error)} (finished stages are kept; run again to resume)") from None
 
 
 @contextmanager
@@ -96,35 +113,51 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
 
     progress("read")
     clock = time.perf_counter()
-    corpus = read_corpus(
-        settings.inputs,
-        lines=settings.lines,
-        id_column=settings.id_column,
-        text_column=settings.text_column,
-        include_hidden=settings.include_hidden,
-    )
+    try:
+        corpus = read_corpus(
+            settings.inputs,
+            lines=settings.lines,
+            id_column=settings.id_column,
+            text_column=settings.text_column,
+            include_hidden=settings.include_hidden,
+        )
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted while reading the inputs; nothing was written") from None
     raw = corpus.to_arrow()
     skipped = corpus.skipped_arrow()
-    con.register("raw_documents", raw)
-    con.register("raw_skipped", skipped)
-    con.execute("create or replace table skipped as select * from raw_skipped").fetchall()
+    fingerprint = input_fingerprint(settings, digest_tables(raw, skipped))
     summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, time.perf_counter() - clock))
 
-    for stage in pipeline_stages(settings):
-        progress(stage.name)
-        clock = time.perf_counter()
-        run_stage(con, stage, settings)
-        seconds = time.perf_counter() - clock
-        rows = con.execute(f"select count(*) from {quote_identifier(stage.name)}").fetchall()[0][0]
-        summary.stages.append(StageReport(stage.name, rows, seconds))
-        if stage.name == "documents":
-            con.unregister("raw_documents")
-            con.unregister("raw_skipped")
+    checkpoints = Checkpoints(con)
+    rerun = False  # once a stage runs, every later stage runs too: its input changed
+    con.register("raw_documents", raw)
+    con.register("raw_skipped", skipped)
+    try:
+        for stage in pipeline_stages(settings):
+            fingerprint = stage_fingerprint(fingerprint, stage, settings)
+            if not rerun and checkpoints.finished(stage.name, fingerprint):
+                summary.stages.append(StageReport(stage.name, checkpoints.rows(stage.name), 0.0, reused=True))
+                continue
+            rerun = True
+            progress(stage.name)
+            clock = time.perf_counter()
+            with transaction(con):
+                run_stage(con, stage, settings)
+                if stage.name == "documents":
+                    con.execute("create or replace table skipped as select * from raw_skipped").fetchall()
+                rows = checkpoints.record(stage.name, fingerprint, settings)
+            summary.stages.append(StageReport(stage.name, rows, time.perf_counter() - clock))
+    finally:
+        for view in ("raw_documents", "raw_skipped"):
+            try:
+                con.unregister(view)
+            except duckdb.Error:
+                pass  # the connection is closing after a failure; the views die with it
 
     counts = {report.name: report.rows for report in summary.stages}
     summary.skipped = skipped.num_rows
     summary.read = raw.num_rows + summary.skipped
-    summary.processed = con.execute("select count(*) from signatures").fetchall()[0][0]
+    summary.processed = counts["signatures"]
     summary.empty = raw.num_rows - summary.processed
     summary.latin1 = corpus.latin1
     summary.shingles = counts["shingles"]

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pyarrow as pa
 from rich.console import Console
 from rich.table import Table
 
@@ -20,6 +21,17 @@ def stage_progress(console: Console, quiet: bool) -> Iterator[Callable[[str], No
         return
     with console.status("starting") as status:
         yield lambda stage: status.update(f"{stage} ...")
+
+
+SHOWN_SKIPPED = 10
+
+
+def print_skipped(console: Console, skipped: pa.Table, limit: int | None = None) -> None:
+    """One line per skipped input: its name (control characters escaped) and the reason."""
+    rows = list(zip(skipped["source"].to_pylist(), skipped["reason"].to_pylist()))
+    for source, reason in rows[:limit]:
+        name = source.encode("unicode_escape").decode("ascii") if not source.isprintable() else source
+        console.print(f"  {name}: {reason}", markup=False, soft_wrap=True)
 
 
 def print_summary(console: Console, result: RunResult, settings: Settings, output: Path | None) -> None:
@@ -42,12 +54,14 @@ def print_summary(console: Console, result: RunResult, settings: Settings, outpu
     table.add_column("rows", justify="right")
     table.add_column("seconds", justify="right")
     for stage in s.stages:
-        table.add_row(stage.name, str(stage.rows), f"{stage.seconds:.3f}")
+        table.add_row(stage.name, str(stage.rows), "reused" if stage.reused else f"{stage.seconds:.3f}")
     table.add_row("total", "", f"{s.seconds:.3f}")
     console.print(table)
+    if s.read == 0:
+        console.print("warning: no documents were found in the inputs")
     if s.skipped:
-        console.print(f"skipped {s.skipped} inputs (see the skipped table with --db):")
-        for source, reason in list(zip(result.skipped["source"].to_pylist(), result.skipped["reason"].to_pylist()))[:10]:
-            console.print(f"  {source}: {reason}", markup=False)
+        more = " (--show-skipped lists them all)" if s.skipped > SHOWN_SKIPPED else ""
+        console.print(f"skipped {s.skipped} inputs (the skipped table of --db has them all){more}:")
+        print_skipped(console, result.skipped, limit=SHOWN_SKIPPED)
     if output is not None:
         console.print(f"wrote {s.pairs} pairs to {output}", markup=False)

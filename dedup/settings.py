@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -13,6 +14,8 @@ from .params import Banding, choose_banding
 
 ShingleType = Literal["char", "word"]
 InputFormat = Literal["auto", "files", "lines", "table"]
+# DuckDB's memory_limit syntax: a number and a unit (500MB, 2GiB, 1.5 GB).
+MEMORY_LIMIT = re.compile(r"^\s*\d+(\.\d+)?\s*(b|bytes|kb|mb|gb|tb|kib|mib|gib|tib)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,7 @@ class Settings:
     db: Path | None = None
     threads: int | None = None
     memory_limit: str | None = None
+    temp_dir: Path | None = None
     banding: Banding = field(init=False)
 
     def __post_init__(self) -> None:
@@ -47,6 +51,10 @@ class Settings:
             raise UsageError(f"--num-perm must be at least 1, got {self.num_perm}")
         if self.threads is not None and self.threads < 1:
             raise UsageError(f"--threads must be at least 1, got {self.threads}")
+        if self.memory_limit is not None and not MEMORY_LIMIT.match(self.memory_limit):
+            raise UsageError(f"--memory-limit must be a size such as 500MB or 2GB, got {self.memory_limit!r}")
+        if self.temp_dir is not None and self.temp_dir.exists() and not self.temp_dir.is_dir():
+            raise UsageError(f"--temp-dir is not a folder: {self.temp_dir}")
         if not 0 <= self.seed < 2**63:
             raise UsageError(f"--seed must be between 0 and 2^63-1, got {self.seed}")
         object.__setattr__(self, "banding", self._banding())
