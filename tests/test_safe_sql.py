@@ -1,0 +1,176 @@
+"""Safe SQL: no user string (path, column, id, text, option) ever becomes SQL text.
+
+Every query a run sends is captured with DuckDB's own query log and checked: the hostile
+strings never appear in it, and the tables at the end are exactly the pipeline's.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from dedup import pipeline
+from dedup.cli import app
+from dedup.settings import Settings
+from dedup.sqltext import quote_identifier
+from dedup.stages import compile_sql, pipeline_stages
+
+EVIL = 'x"; DROP TABLE pairs; --'
+EVIL_QUOTE = "'); DROP TABLE documents; --"
+PIPELINE_TABLES = {
+    "band_hashes",
+    "candidates",
+    "documents",
+    "pairs",
+    "runs",
+    "shingles",
+    "signatures",
+    "skipped",
+    "stages",
+    "verified",
+}
+TEXT = "the quick brown fox jumps over the lazy dog near the river bank"
+runner = CliRunner()
+
+
+def tables(db: Path) -> set[str]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {name for (name,) in con.execute("select table_name from duckdb_tables()").fetchall()}
+    finally:
+        con.close()
+
+
+def logged_queries(settings: Settings) -> tuple[list[str], pa.Table]:
+    """Run the pipeline on a real database with DuckDB's query log on; return every query and the pairs."""
+    assert settings.db is not None
+    con = duckdb.connect(str(settings.db))
+    try:
+        con.execute("call enable_logging('QueryLog')").fetchall()
+        result = pipeline._execute(con, settings, lambda _: None)
+        queries = [q for (q,) in con.execute("select message from duckdb_logs where type = 'QueryLog'").fetchall()]
+    finally:
+        con.close()
+    return queries, result.pairs
+
+
+def test_quote_identifier_doubles_quotes_and_keeps_the_name():
+    assert quote_identifier("pairs") == '"pairs"'
+    assert quote_identifier(EVIL) == '"x""; DROP TABLE pairs; --"'
+    con = duckdb.connect()
+    con.execute(f"create table t ({quote_identifier(EVIL)} integer, {quote_identifier('a b')} varchar)").fetchall()
+    assert [c[0] for c in con.execute("select * from t").description] == [EVIL, "a b"]
+    con.execute("create table pairs as select 1 as x").fetchall()
+    with pytest.raises(duckdb.CatalogException):
+        con.execute(f"select * from {quote_identifier(EVIL)}").fetchall()  # a (missing) table of that name
+    assert con.execute("select count(*) from pairs").fetchall() == [(1,)]  # still there
+    with pytest.raises(ValueError):
+        quote_identifier("a\x00b")
+
+
+def test_hostile_column_names_ids_and_text_reach_sql_only_as_values(tmp_path):
+    table = tmp_path / "t.parquet"
+    pq.write_table(
+        pa.table({EVIL: [EVIL, EVIL_QUOTE, "c"], EVIL_QUOTE: [TEXT, TEXT, EVIL_QUOTE * 5]}),
+        table,
+    )
+    settings = Settings(
+        inputs=(table,), id_column=EVIL, text_column=EVIL_QUOTE, threshold=0.5, db=tmp_path / "run.duckdb"
+    )
+    queries, pairs = logged_queries(settings)
+    assert pairs.to_pylist() == [{"id_a": EVIL_QUOTE, "id_b": EVIL, "jaccard": 1.0, "estimate": 1.0}]
+    assert queries, "the query log captured nothing"
+    for query in queries:
+        assert "DROP TABLE" not in query.upper() and EVIL not in query and EVIL_QUOTE not in query, query
+    assert tables(settings.db) == PIPELINE_TABLES
+
+
+def test_hostile_paths_are_read_as_names(tmp_path):
+    folder = tmp_path / EVIL
+    folder.mkdir()
+    (folder / f"{EVIL_QUOTE}.txt").write_text(TEXT)
+    (folder / "a;b'c\".txt").write_text(TEXT)
+    db = tmp_path / "a\"b;c'd.duckdb"
+    queries, pairs = logged_queries(Settings(inputs=(folder,), db=db))
+    assert pairs.to_pylist() == [{"id_a": f"{EVIL_QUOTE}.txt", "id_b": "a;b'c\".txt", "jaccard": 1.0, "estimate": 1.0}]
+    assert not [q for q in queries if "DROP TABLE" in q.upper() or EVIL in q or EVIL_QUOTE in q]
+    assert tables(db) == PIPELINE_TABLES
+
+
+def test_hostile_column_names_never_enter_compiled_stage_sql():
+    settings = Settings(inputs=(Path("."),), id_column=EVIL, text_column=EVIL_QUOTE)
+    for stage in pipeline_stages(settings):
+        sql = compile_sql(stage, settings)
+        assert EVIL not in sql and EVIL_QUOTE not in sql and "drop" not in sql.lower()
+
+
+def test_missing_hostile_column_is_a_one_line_error_and_runs_nothing(tmp_path):
+    table = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"id": [1], "text": [TEXT]}), table)
+    db = tmp_path / "run.duckdb"
+    result = runner.invoke(app, ["run", str(table), "--text-column", EVIL, "--db", str(db)])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {table}: no text column {EVIL!r}; columns are 'id', 'text'\n"
+    assert tables(db) == set()  # the error came before any stage
+
+
+def test_sql_command_is_read_only(tmp_path, tiny_corpus):
+    db = tmp_path / "run.duckdb"
+    assert runner.invoke(app, ["run", str(tiny_corpus), "--db", str(db), "-q"]).exit_code == 0
+    for statement in ["drop table pairs", "delete from pairs", "create table x as select 1", "insert into runs default values"]:
+        result = runner.invoke(app, ["sql", str(db), statement])
+        assert result.exit_code == 1, statement
+        assert "read-only" in result.stderr and "Traceback" not in result.stderr
+    assert runner.invoke(app, ["sql", str(db), "select count(*) as n from pairs", "--format", "csv"]).stdout == "n\n1\n"
+    assert tables(db) == PIPELINE_TABLES
+
+
+def test_sql_command_with_a_hostile_database_path(tmp_path, tiny_corpus):
+    db = tmp_path / f"{EVIL}.duckdb"
+    done = subprocess.run(
+        [sys.executable, "-m", "dedup", "run", str(tiny_corpus), "--db", str(db), "-q"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    shown = subprocess.run(
+        [sys.executable, "-m", "dedup", "sql", str(db), "select count(*) as n from pairs", "--format", "csv"],
+        capture_output=True,
+        text=True,
+    )
+    assert shown.stdout == "n\n1\n"
+    assert tables(db) == PIPELINE_TABLES
+
+
+ALLOWED_IN_SQL_FSTRINGS = {"quote_identifier", "PAIR_COLUMNS"}
+
+
+def test_sql_fstrings_interpolate_only_quoted_identifiers_or_constants():
+    """Every f-string passed to execute()/sql() in dedup/ interpolates only quote_identifier(...) or a constant."""
+    package = Path(pipeline.__file__).parent
+    offenders = []
+    for source in sorted(package.glob("*.py")):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            if node.func.attr not in ("execute", "sql") or not node.args:
+                continue
+            first = node.args[0]
+            if not isinstance(first, ast.JoinedStr):
+                continue
+            for part in first.values:
+                if not isinstance(part, ast.FormattedValue):
+                    continue
+                value = part.value
+                name = value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
+                name = name or (value.id if isinstance(value, ast.Name) else None)
+                if name not in ALLOWED_IN_SQL_FSTRINGS:
+                    offenders.append(f"{source.name}:{node.lineno}: {ast.unparse(value)}")
+    assert offenders == []
