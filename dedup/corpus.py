@@ -192,6 +192,8 @@ def _read_lines(corpus: Corpus, path: Path, prefix: str | None) -> None:
 
 
 def _read_table(corpus: Corpus, path: Path, id_column: str | None, text_column: str, prefix: str | None) -> None:
+    if path.is_file() and path.stat().st_size == 0:
+        return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
     table = _load_table(path)
     columns = table.column_names
     if text_column not in columns:

@@ -1,0 +1,308 @@
+"""Bad input: every case gets a one-line message, or is processed and counted; nothing is lost.
+
+The account test seeds one folder with every path and content case and checks, with a real
+subprocess, that read = processed + empty + skipped and that each skipped input is listed with
+its reason in the database's `skipped` table and by --show-skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import reference
+from typer.testing import CliRunner
+
+from dedup.cli import app
+
+runner = CliRunner()
+TEXT = "the quick brown fox jumps over the lazy dog near the river bank"
+LONG_LINE = "".join(chr(0x61 + (i * 7919) % 26) for i in range(1_000_000))
+IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+NOBODY = 65534
+
+# name -> (bytes, fate): fate is "processed", "empty" or the reason it is skipped
+FILES: dict[str, tuple[bytes, str]] = {
+    "plain.txt": (TEXT.encode(), "processed"),
+    "name with spaces.txt": (TEXT.encode(), "processed"),
+    "quote\"s and 'single'.txt": (TEXT.encode(), "processed"),
+    "semi;colon.txt": (b"another document entirely", "processed"),
+    "new\nline.txt": (b"a file name with a newline", "processed"),
+    "ünïcode-名前.txt": ("Größe und Maß".encode(), "processed"),
+    "empty.txt": (b"", "empty"),
+    "whitespace.txt": (b"  \n\t \r\n \xe2\x80\xa8 ", "empty"),
+    "short.txt": (b"abc", "processed"),
+    "latin1.txt": ("café olé".encode("latin-1"), "processed"),
+    "bom.txt": (b"\xef\xbb\xbfhello with a bom", "processed"),
+    "crlf.txt": (b"line one\r\nline two\r\n", "processed"),
+    "long-line.txt": (LONG_LINE.encode(), "processed"),
+    "nul.txt": (b"text\x00with a nul byte", "binary file (NUL byte in the first 8000 bytes)"),
+    "image.png": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary file (NUL byte in the first 8000 bytes)"),
+    "archive.zip": (b"PK\x03\x04\x14\x00\x00\x00\x08\x00", "binary file (NUL byte in the first 8000 bytes)"),
+    ".hidden.txt": (TEXT.encode(), "hidden file"),
+    "sub/.git/config": (b"[core]", "hidden folder"),  # reported as the folder
+    "sub/nested.txt": (b"nested document text", "processed"),
+}
+
+
+def seed_folder(root: Path) -> dict[str, str]:
+    """Write every case below root; return the expected fate of each input, by id."""
+    fates: dict[str, str] = {}
+    for name, (data, fate) in FILES.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        if name != "sub/.git/config":
+            fates[name] = fate
+    fates["sub/.git/"] = "hidden folder"
+    con = duckdb.connect(str(root / "old.duckdb"))
+    con.execute("create table t as select range as x from range(1000)").fetchall()
+    con.close()
+    fates["old.duckdb"] = "binary file (NUL byte in the first 8000 bytes)"
+    (root / "loop").mkdir()
+    (root / "loop" / "up").symlink_to("..")
+    fates["loop/up/"] = "symlink to a folder (not followed)"
+    (root / "self").symlink_to("self")
+    fates["self"] = "broken symlink"
+    (root / "dangling").symlink_to("nowhere")
+    fates["dangling"] = "broken symlink"
+    (root / "link.txt").symlink_to("plain.txt")
+    fates["link.txt"] = "processed"
+    os.mkfifo(root / "fifo")
+    fates["fifo"] = "not a regular file"
+    unreadable = root / "unreadable.txt"
+    unreadable.write_text(TEXT)
+    unreadable.chmod(0)
+    fates["unreadable.txt"] = "unreadable: Permission denied"
+    return fates
+
+
+@pytest.fixture
+def world_readable_dir():
+    """A folder that the unprivileged user can use too (pytest's tmp_path is private to root)."""
+    folder = Path(tempfile.mkdtemp(prefix="dedup-bad-input-"))
+    folder.chmod(0o777)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def dedup_subprocess(*args: str) -> subprocess.CompletedProcess:
+    # As root every file is readable: run as nobody so that permissions mean something.
+    if IS_ROOT and shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: file permissions cannot be tested")
+    as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"] if IS_ROOT else []
+    return subprocess.run([*as_nobody, sys.executable, "-m", "dedup", *args], capture_output=True, text=True)
+
+
+def test_seeded_folder_every_input_is_accounted_for(world_readable_dir):
+    root = world_readable_dir / "seed"
+    root.mkdir()
+    fates = seed_folder(root)
+    for path in root.rglob("*"):
+        if not path.is_symlink() and path.name != "unreadable.txt":
+            path.chmod(0o755 if path.is_dir() else 0o644)
+    db = world_readable_dir / "run.duckdb"
+    done = dedup_subprocess("run", str(root), "--db", str(db), "--show-skipped", "-t", "0.5", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+
+    expected_skipped = {name: fate for name, fate in fates.items() if fate not in ("processed", "empty")}
+    processed = sum(1 for fate in fates.values() if fate == "processed")
+    empty = sum(1 for fate in fates.values() if fate == "empty")
+    read = len(fates)
+    assert read == processed + empty + len(expected_skipped)
+    assert (
+        f"documents: {read} read = {processed} processed + {empty} empty + {len(expected_skipped)} skipped "
+        f"(1 decoded as Latin-1)" in done.stderr
+    )
+    con = duckdb.connect(str(db), read_only=True)
+    skipped = dict(con.execute("select source, reason from skipped").fetchall())
+    documents = dict(con.execute("select id, text from documents").fetchall())
+    counts = con.execute("select counts from runs").fetchall()[0][0]
+    con.close()
+    assert skipped == expected_skipped
+    assert set(documents) == {name for name, fate in fates.items() if fate in ("processed", "empty")}
+    assert documents["bom.txt"] == "hello with a bom"
+    assert documents["crlf.txt"] == "line one\r\nline two\r\n"
+    assert documents["latin1.txt"] == "café olé"
+    assert documents["long-line.txt"] == LONG_LINE
+    assert '"read": %d' % read in counts and '"skipped": %d' % len(expected_skipped) in counts
+    # --show-skipped lists every one, control characters escaped so each stays on one line
+    for name, reason in expected_skipped.items():
+        assert f"  {name}: {reason}\n" in done.stderr
+    # the identical files (and the symlink to one) pair; nothing else does at 0.5
+    assert done.stdout.splitlines()[0] == "id_a,id_b,jaccard,estimate"
+    assert sorted(done.stdout.splitlines()[1:]) == sorted([
+        'link.txt,name with spaces.txt,1.0,1.0',
+        'link.txt,plain.txt,1.0,1.0',
+        'link.txt,"quote""s and \'single\'.txt",1.0,1.0',
+        'name with spaces.txt,plain.txt,1.0,1.0',
+        'name with spaces.txt,"quote""s and \'single\'.txt",1.0,1.0',
+        'plain.txt,"quote""s and \'single\'.txt",1.0,1.0',
+    ])
+
+
+def test_newline_in_a_skipped_name_stays_on_one_line(tmp_path):
+    root = tmp_path / "seed"
+    root.mkdir()
+    (root / "ok.txt").write_text(TEXT)
+    (root / "bad\nname.png").write_bytes(b"\x89PNG\x00")
+    result = runner.invoke(app, ["run", str(root), "--show-skipped", "-q"])
+    assert result.exit_code == 0
+    assert result.stderr == "  bad\\nname.png: binary file (NUL byte in the first 8000 bytes)\n"
+
+
+# -- paths -------------------------------------------------------------------------------------
+
+
+def test_missing_path(tmp_path):
+    result = runner.invoke(app, ["run", str(tmp_path / "nope")])
+    assert result.exit_code == 2 and result.stderr == f"Error: input not found: {tmp_path / 'nope'}\n"
+
+
+def test_empty_folder_warns_and_succeeds(tmp_path):
+    (tmp_path / "empty").mkdir()
+    result = runner.invoke(app, ["run", str(tmp_path / "empty")])
+    assert result.exit_code == 0
+    assert "documents: 0 read = 0 processed + 0 empty + 0 skipped" in result.stderr
+    assert "warning: no documents were found in the inputs" in result.stderr
+
+
+def test_symlink_loop_given_as_input_is_skipped(tmp_path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    result = runner.invoke(app, ["run", str(tmp_path / "a"), "--show-skipped"])
+    assert result.exit_code == 0, result.stderr
+    assert f"  {tmp_path / 'a'}: unreadable: Too many levels of symbolic links" in result.stderr
+
+
+# -- content -----------------------------------------------------------------------------------
+
+
+def test_lines_mode_keeps_unicode_separators_and_nul_inside_lines(tmp_path):
+    lines = tmp_path / "lines.txt"
+    lines.write_bytes(
+        b"first\xe2\x80\xa8still first\xc2\x85and still\r\n"  # U+2028, U+0085, CRLF
+        b"nul\x00inside\n"
+        b"\n"
+        b"bad \xff utf-8\n"
+        + LONG_LINE.encode()
+        + b"\n"
+    )
+    db = tmp_path / "run.duckdb"
+    result = runner.invoke(app, ["run", "--lines", str(lines), "--db", str(db), "-k", "3"])
+    assert result.exit_code == 0, result.stderr
+    assert "documents: 5 read = 4 processed + 1 empty + 0 skipped (1 decoded as Latin-1)" in result.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    texts = dict(con.execute("select id, text from documents").fetchall())
+    shingles = con.execute("select count(*) from shingles where doc_id = (select doc_id from documents where id = 5)")
+    n_long = shingles.fetchall()[0][0]
+    nul = {fp for (fp,) in con.execute("select fingerprint from shingles join documents using (doc_id) where id = 2").fetchall()}
+    con.close()
+    assert texts == {1: "first\u2028still first\x85and still", 2: "nul\x00inside", 3: "", 4: "bad \xff utf-8", 5: LONG_LINE}
+    assert n_long == len(reference.shingles(LONG_LINE, 3))
+    assert nul == reference.fingerprints(reference.shingles("nul\x00inside", 3))
+
+
+# -- tables ------------------------------------------------------------------------------------
+
+
+def write_parquet(path: Path, **columns) -> Path:
+    pq.write_table(pa.table(columns), path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--text-column", "body"], "no text column 'body'; columns are 'id', 'text', 'n'"),
+        (["--id-column", "key"], "no id column 'key'; columns are 'id', 'text', 'n'"),
+        (["--text-column", "n"], "text column 'n' has type int64, expected strings"),
+    ],
+)
+def test_table_column_errors_name_the_columns(tmp_path, options, message):
+    table = write_parquet(tmp_path / "t.parquet", id=[1, 2], text=["a", "b"], n=[1, 2])
+    result = runner.invoke(app, ["run", str(table), *options])
+    assert result.exit_code == 1 and result.stderr == f"Error: {table}: {message}\n"
+
+
+def test_duplicate_ids_name_an_example(tmp_path):
+    table = write_parquet(tmp_path / "t.parquet", id=["a", "b", "a"], text=["x", "y", "z"])
+    result = runner.invoke(app, ["run", str(table)])
+    assert result.exit_code == 1 and result.stderr == "Error: duplicate document id 'a': ids must be unique\n"
+
+
+def test_null_text_is_skipped_with_a_reason(tmp_path):
+    table = write_parquet(tmp_path / "t.parquet", id=[1, 2, 3], text=[TEXT, None, TEXT])
+    result = runner.invoke(app, ["run", str(table), "--show-skipped"])
+    assert result.exit_code == 0
+    assert "documents: 3 read = 2 processed + 0 empty + 1 skipped" in result.stderr
+    assert "  2: text is NULL\n" in result.stderr
+
+
+def test_csv_with_quoted_newlines_and_nul(tmp_path):
+    table = tmp_path / "t.csv"
+    table.write_text('id,text\n1,"line one\nline two"\n2,"line one\nline two"\n3,"nul\x00inside"\n', encoding="utf-8")
+    result = runner.invoke(app, ["run", str(table), "--format", "csv", "-k", "3"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "id_a,id_b,jaccard,estimate\n1,2,1.0,1.0\n"
+    assert "documents: 3 read = 3 processed + 0 empty + 0 skipped" in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["parquet", "csv-header-only", "csv-zero-bytes", "jsonl-zero-bytes"])
+def test_empty_table(tmp_path, kind):
+    if kind == "parquet":
+        path = write_parquet(tmp_path / "t.parquet", id=pa.array([], pa.int64()), text=pa.array([], pa.string()))
+    elif kind == "csv-header-only":
+        path = tmp_path / "t.csv"
+        path.write_text("id,text\n")
+    else:
+        path = tmp_path / ("t.csv" if kind.startswith("csv") else "t.jsonl")
+        path.write_bytes(b"")
+    result = runner.invoke(app, ["run", str(path)])
+    assert "Traceback" not in result.stderr
+    assert result.exit_code == 0, result.stderr
+    assert "documents: 0 read = 0 processed + 0 empty + 0 skipped" in result.stderr
+    assert "warning: no documents were found in the inputs" in result.stderr
+
+
+def test_empty_parquet_still_checks_its_columns(tmp_path):
+    path = write_parquet(tmp_path / "t.parquet", id=pa.array([], pa.int64()), body=pa.array([], pa.string()))
+    result = runner.invoke(app, ["run", str(path)])
+    assert result.exit_code == 1 and result.stderr == f"Error: {path}: no text column 'text'; columns are 'id', 'body'\n"
+
+
+# -- options -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "code", "message"),
+    [
+        (["-t", "1.5"], 2, "--threshold must be between 0 and 1, got 1.5"),
+        (["-t", "-0.1"], 2, "--threshold must be between 0 and 1, got -0.1"),
+        (["-k", "0"], 2, "--shingle-size must be at least 1, got 0"),
+        (["--num-perm", "0"], 2, "--num-perm must be at least 1, got 0"),
+        (["--bands", "5", "--rows", "5"], 2, "--bands 5 x --rows 5 = 25, but --num-perm is 128"),
+        (["--memory-limit", "lots"], 2, "--memory-limit must be a size such as 500MB or 2GB, got 'lots'"),
+        (["--threads", "0"], 2, "--threads must be at least 1, got 0"),
+        (["-o", "{tmp}/out.xyz"], 2, "cannot tell the output format of {tmp}/out.xyz: use one of .csv, .jsonl, .ndjson, .parquet"),
+        (["--db", "{tmp}/missing/run.duckdb"], 2, "folder of the database does not exist: {tmp}/missing"),
+        (["--db", "{tmp}/corpus/copy.txt"], 2, "{tmp}/corpus/copy.txt exists but is not a DuckDB database; give a new file or a database made by dedup"),
+        (["--db", "{tmp}/corpus"], 2, "the database path is a folder: {tmp}/corpus"),
+    ],
+)
+def test_bad_options_are_one_line_errors(tmp_path, tiny_corpus, options, code, message):
+    options = [o.replace("{tmp}", str(tmp_path)) for o in options]
+    before = (tiny_corpus / "copy.txt").read_bytes()
+    result = runner.invoke(app, ["run", str(tiny_corpus), *options])
+    assert result.exit_code == code
+    assert result.stderr == f"Error: {message.replace('{tmp}', str(tmp_path))}\n"
+    assert (tiny_corpus / "copy.txt").read_bytes() == before  # a non-DuckDB --db is never overwritten
