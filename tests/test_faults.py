@@ -1,0 +1,204 @@
+"""Faults, with real processes and real signals: kill -9 and resume, a second process on the same
+database, Ctrl-C, changed options, a full temp folder, a memory limit that forces spilling."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+from corpora import planted_corpus, write_folder
+
+from dedup.settings import Settings
+from dedup.stages import pipeline_stages
+
+STAGE_ORDER = [stage.name for stage in pipeline_stages(Settings(inputs=(Path("."),)))]
+
+
+def dedup(*args: str, **popen) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "dedup", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen
+    )
+
+
+def finish(process: subprocess.Popen) -> tuple[int, str, str]:
+    out, err = process.communicate(timeout=600)
+    return process.returncode, out, err
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """A corpus that takes a few seconds, so that signals land inside stages."""
+    folder = tmp_path_factory.mktemp("faults") / "corpus"
+    write_folder(folder, planted_corpus(1200, 2, seed=11, words=150))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def expected_csv(corpus, tmp_path_factory) -> str:
+    code, out, err = finish(dedup("run", str(corpus), "--format", "csv", "-q"))
+    assert code == 0, err
+    assert out.count("\n") > 100
+    return out
+
+
+def finished_stages(db: Path) -> list[str]:
+    """The stages a database says are finished, after checking each one's table has its recorded rows."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        names = {t for (t,) in con.execute("select table_name from duckdb_tables()").fetchall()}
+        if "stages" not in names:
+            return []
+        recorded = con.execute("select stage, rows from stages").fetchall()
+        for stage, rows in recorded:
+            assert stage in names
+            assert con.execute(f'select count(*) from "{stage}"').fetchall()[0][0] == rows, stage
+    finally:
+        con.close()
+    done = [stage for stage, _ in recorded]
+    assert done == STAGE_ORDER[: len(done)], done  # a prefix of the pipeline, never a hole
+    return done
+
+
+def wait_for(path: Path, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.02)
+
+
+def test_kill_9_at_any_moment_then_resume_gives_the_same_pairs(corpus, expected_csv, tmp_path):
+    db = tmp_path / "run.duckdb"
+    progress: list[list[str]] = []
+    killed = 0
+    for delay in (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0):
+        process = dedup("run", str(corpus), "--db", str(db), "--format", "csv", "-q")
+        wait_for(db)
+        time.sleep(delay)
+        process.send_signal(signal.SIGKILL)
+        code, _, _ = finish(process)
+        killed += code == -signal.SIGKILL
+        progress.append(finished_stages(db))
+    assert killed >= 3, progress  # most runs died mid-way
+    code, out, err = finish(dedup("run", str(corpus), "--db", str(db), "--format", "csv", "-q"))
+    assert code == 0, err
+    assert out == expected_csv
+    assert finished_stages(db) == STAGE_ORDER
+
+
+def test_second_process_on_the_same_database_fails_fast(corpus, tmp_path):
+    db = tmp_path / "run.duckdb"
+    first = dedup("run", str(corpus), "--db", str(db), "-q")
+    wait_for(db)
+    time.sleep(0.5)
+    second = subprocess.run(
+        [sys.executable, "-m", "dedup", "run", str(corpus), "--db", str(db), "-q"], capture_output=True, text=True
+    )
+    still_running = first.poll() is None
+    code, _, err = finish(first)
+    assert code == 0, err
+    assert still_running
+    assert second.returncode == 1
+    assert second.stderr == f"Error: database {db} is in use by another process; wait for it or use another --db\n"
+
+
+def test_ctrl_c_stops_cleanly_with_exit_130_and_resumes(corpus, expected_csv, tmp_path):
+    db = tmp_path / "run.duckdb"
+    for delay in (1.0, 2.0):
+        process = dedup("run", str(corpus), "--db", str(db), "--format", "csv")
+        wait_for(db)
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        code, out, err = finish(process)
+        if code == 0:
+            continue  # finished before the signal
+        assert code == 130, err
+        assert err.splitlines()[-1].startswith("Error: interrupted")
+        assert "Traceback" not in err
+        finished_stages(db)
+    code, out, _ = finish(dedup("run", str(corpus), "--db", str(db), "--format", "csv", "-q"))
+    assert code == 0 and out == expected_csv
+
+
+def stage_seconds(stderr: str) -> dict[str, str]:
+    """stage -> its seconds cell ("reused" or a number) from the summary table."""
+    cells = {}
+    for line in stderr.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] in STAGE_ORDER:
+            cells[parts[0]] = parts[2]
+    return cells
+
+
+def test_changed_options_recompute_from_the_first_changed_stage(tmp_path):
+    folder = tmp_path / "corpus"
+    write_folder(folder, planted_corpus(40, 2, seed=3))
+    db = tmp_path / "run.duckdb"
+
+    def run(*options: str) -> tuple[str, dict[str, str]]:
+        done = subprocess.run(
+            [sys.executable, "-m", "dedup", "run", *options, "--format", "csv"], capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout, stage_seconds(done.stderr)
+
+    first, cells = run(str(folder), "--db", str(db))
+    assert "reused" not in cells.values()
+    again, cells = run(str(folder), "--db", str(db))
+    assert again == first and set(cells.values()) == {"reused"}
+    # a new threshold changes the banding: shingles and signatures stay, band_hashes onwards run
+    out, cells = run(str(folder), "--db", str(db), "-t", "0.5")
+    assert [s for s in STAGE_ORDER if cells[s] == "reused"] == ["documents", "shingles", "signatures"]
+    assert out == run(str(folder), "-t", "0.5")[0]
+    # a new shingle size: everything after documents
+    out, cells = run(str(folder), "--db", str(db), "-t", "0.5", "-k", "5")
+    assert [s for s in STAGE_ORDER if cells[s] == "reused"] == ["documents"]
+    assert out == run(str(folder), "-t", "0.5", "-k", "5")[0]
+    # changed input: everything
+    (folder / "d0000v0.txt").write_text("a new text for this file", encoding="utf-8")
+    out, cells = run(str(folder), "--db", str(db), "-t", "0.5", "-k", "5")
+    assert "reused" not in cells.values()
+    assert out == run(str(folder), "-t", "0.5", "-k", "5")[0]
+
+
+def test_memory_limit_spills_to_temp_dir_and_gives_the_same_pairs(corpus, expected_csv, tmp_path):
+    temp = tmp_path / "spill"
+    code, out, err = finish(
+        dedup("run", str(corpus), "--format", "csv", "-q", "--memory-limit", "60MB", "--threads", "2",
+              "--temp-dir", str(temp), "--db", str(tmp_path / "run.duckdb"))
+    )
+    assert code == 0, err
+    assert out == expected_csv
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A 1 MiB tmpfs (needs root and mount); unmounted afterwards."""
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1M", "tmpfs", str(mount)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")
+    yield mount
+    subprocess.run(["umount", str(mount)], check=False)
+
+
+def test_full_temp_dir_is_a_clear_error_and_the_database_stays_usable(corpus, expected_csv, tmp_path, full_disk):
+    db = tmp_path / "run.duckdb"
+    code, _, err = finish(
+        dedup("run", str(corpus), "--db", str(db), "-q", "--memory-limit", "30MB", "--threads", "2",
+              "--temp-dir", str(full_disk))
+    )
+    assert code == 1, err
+    assert len(err.splitlines()) == 1 and err.startswith("Error: ") and "Traceback" not in err
+    finished_stages(db)
+    code, out, err = finish(dedup("run", str(corpus), "--db", str(db), "--format", "csv", "-q"))
+    assert code == 0, err
+    assert out == expected_csv
