@@ -31,10 +31,3 @@ def run_query(
     values = values or {}
     return con.execute(sql, {key: values[key] for key in used_parameters(sql)}).fetchall()
 
-
-def arrow_query(
-    con: duckdb.DuckDBPyConnection, name: str, values: dict[str, Any] | None = None
-) -> Any:
-    sql = compile_query(name)
-    values = values or {}
-    return con.execute(sql, {key: values[key] for key in used_parameters(sql)}).to_arrow_table()
