@@ -82,7 +82,7 @@ def run(
     threads: Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")] = None,
     memory_limit: Annotated[Optional[str], typer.Option(help="DuckDB memory limit, e.g. 2GB.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary on stderr.")] = False,
-    keep: Annotated[Keep, typer.Option(help="Survivor of each cluster: first, min-id, longest, shortest.")] = Keep.first,
+    keep: Annotated[Keep, typer.Option(help="Survivor of a cluster: first, min-id, longest, shortest.")] = Keep.first,
     write_deduplicated: Annotated[
         Optional[Path], typer.Option(help="Write the input minus the dropped duplicates here, in the input's form.")
     ] = None,
@@ -91,8 +91,8 @@ def run(
 
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
-    from .output import check_writable, write_table
     from .deduplicated import finish_run, index_database
+    from .output import check_writable, write_table
     from .pipeline import execute
     from .report import print_summary, stage_progress
     from .settings import Settings

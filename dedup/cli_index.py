@@ -18,7 +18,9 @@ Db = Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")
 @app.command()
 def clusters(
     db: Db,
-    keep: Annotated[Keep, typer.Option(help="Survivor of each cluster: first, min-id, longest, shortest.")] = Keep.first,
+    keep: Annotated[
+        Keep, typer.Option(help="Survivor of each cluster: first, min-id, longest, shortest.")
+    ] = Keep.first,
     output_format: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
 ) -> None:
     """(Re)build the clusters table (connected components of the pairs) and print clusters of 2 or more.
@@ -39,7 +41,9 @@ def clusters(
 @app.command()
 def export(
     db: Db,
-    what: Annotated[What, typer.Option("--what", help="pairs, clusters, duplicates (to drop), survivors (kept), adjacency.")],
+    what: Annotated[
+        What, typer.Option("--what", help="pairs, clusters, duplicates (to drop), survivors (kept), adjacency.")
+    ],
     output: Annotated[Path, typer.Option("--output", "-o", help="A .csv, .parquet, .jsonl or .json file.")],
     keep: Annotated[
         Optional[Keep], typer.Option(help="Rebuild clusters with this survivor rule [default: as built, else first].")
@@ -148,7 +152,9 @@ def query(
 @app.command()
 def add(
     db: Db,
-    inputs: Annotated[list[Path], typer.Argument(help="Folders, text files, or tables, read as `dedup run` reads them.")],
+    inputs: Annotated[
+        list[Path], typer.Argument(help="Folders, text files, or tables, read as `dedup run` reads them.")
+    ],
     replace: Annotated[bool, typer.Option("--replace", help="Replace documents whose id is already indexed.")] = False,
     keep: Annotated[Keep, typer.Option(help="Survivor rule for the rebuilt clusters.")] = Keep.first,
     shingle_type: Annotated[Optional[ShingleType], typer.Option(help="Must match the index if given.")] = None,

@@ -13,8 +13,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .clusters import Keep, build_clusters
-from .database import connect
 from .corpus import TABLE_EXTENSIONS, UTF8_BOM, _load_table, _walk
+from .database import connect
 from .errors import UsageError
 from .output import write_table
 from .settings import Settings

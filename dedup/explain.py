@@ -63,7 +63,9 @@ def explain_pair(con: duckdb.DuckDBPyConnection, id_a: str, id_b: str, examples:
     n_a, n_b, shared = counts
     union = n_a + n_b - shared
     jaccard = shared / union if union else 0.0
-    signatures = con.execute("select * exclude (doc_id, n_shingles) from signatures where doc_id in ($doc_a, $doc_b)", values)
+    signatures = con.execute(
+        "select * exclude (doc_id, n_shingles) from signatures where doc_id in ($doc_a, $doc_b)", values
+    )
     signature_rows = signatures.fetchall()
     estimate = None
     if len(signature_rows) == 2:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from .hashing import SCHEME
 from .params import choose_banding
 from .queries import run_query
 from .settings import Settings
-from .stages import stage_named, run_stage
+from .stages import run_stage, stage_named
 
 INDEX_TABLES = ("documents", "shingles", "signatures", "band_hashes", "candidates", "verified", "pairs", "runs")
 PER_DOCUMENT_STAGES = ("documents", "shingles", "signatures", "band_hashes")
@@ -73,7 +73,7 @@ def index_settings(con: duckdb.DuckDBPyConnection) -> Settings:
     )
 
 
-def check_requested(settings: Settings, requested: dict[str, object]) -> None:
+def check_requested(settings: Settings, requested: Mapping[str, object]) -> None:
     """Refuse options that differ from the index's: mixing them would make pairs meaningless."""
     actual = {
         "shingle_type": settings.shingle_type,
@@ -110,7 +110,7 @@ def add_documents(
     *,
     replace: bool = False,
     keep: Keep | str = Keep.first,
-    requested: dict[str, object] | None = None,
+    requested: Mapping[str, object] | None = None,
 ) -> str:
     """Add documents: the per-document stages run on the new ones only, the pair stages on pairs
     with at least one new document; the tables then equal those of a run on the union (up to

@@ -30,4 +30,3 @@ def run_query(
     sql = compile_query(name, fragments)
     values = values or {}
     return con.execute(sql, {key: values[key] for key in used_parameters(sql)}).fetchall()
-

@@ -129,7 +129,9 @@ def _jaccard(scratch: duckdb.DuckDBPyConnection, settings: Settings, shingles: p
     """Exact Jaccard of the query with each candidate, from shingles recomputed by the stage SQL."""
     if texts.num_rows == 0:
         return pa.table({"doc_id": pa.array([], pa.int64()), "jaccard": pa.array([], pa.float64())})
-    _run_until(scratch, settings, _raw(texts.column("doc_id").to_pylist(), texts.column("text").to_pylist()), "shingles")
+    _run_until(
+        scratch, settings, _raw(texts.column("doc_id").to_pylist(), texts.column("text").to_pylist()), "shingles"
+    )
     scratch.register("query_shingles", shingles)
     try:
         return scratch.sql(JACCARD, params={"n_query": shingles.num_rows}).to_arrow_table()
