@@ -46,9 +46,13 @@ def result_tables(db: Path) -> dict[str, set]:
     """The id-level content of an index: what must not depend on how it was built."""
     return {
         "documents": set(rows(db, "select id, position, text, norm from documents")),
-        "signatures": set(rows(db, "select d.id, s.* exclude (doc_id) from signatures s join documents d using (doc_id)")),
+        "signatures": set(
+            rows(db, "select d.id, s.* exclude (doc_id) from signatures s join documents d using (doc_id)")
+        ),
         "shingles": set(rows(db, "select d.id, s.fingerprint from shingles s join documents d using (doc_id)")),
-        "band_hashes": set(rows(db, "select d.id, b.band, b.bucket from band_hashes b join documents d using (doc_id)")),
+        "band_hashes": set(
+            rows(db, "select d.id, b.band, b.bucket from band_hashes b join documents d using (doc_id)")
+        ),
         "candidates": set(
             rows(
                 db,

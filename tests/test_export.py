@@ -71,8 +71,19 @@ def test_export_contents(tmp_path):
     duplicates = export_table(con, "duplicates").to_pylist()
     survivors = [row["id"] for row in export_table(con, "survivors").to_pylist()]
     con.close()
-    assert adjacency == {"a1": ["a2", "a3"], "a2": ["a1", "a3"], "a3": ["a1", "a2"], "b1": ["b2"], "b2": ["b1"], "c": []}
-    assert duplicates == [{"id": "a2", "survivor": "a1"}, {"id": "a3", "survivor": "a1"}, {"id": "b2", "survivor": "b1"}]
+    assert adjacency == {
+        "a1": ["a2", "a3"],
+        "a2": ["a1", "a3"],
+        "a3": ["a1", "a2"],
+        "b1": ["b2"],
+        "b2": ["b1"],
+        "c": [],
+    }
+    assert duplicates == [
+        {"id": "a2", "survivor": "a1"},
+        {"id": "a3", "survivor": "a1"},
+        {"id": "b2", "survivor": "b1"},
+    ]
     assert survivors == ["a1", "b1", "c"]
 
 
