@@ -19,17 +19,26 @@ group by h.doc_id
 having count(*) >= $min_bands
 """
 
+# In the scratch database: documents.id holds the index's doc_id, and $query marks the query.
 JACCARD = """
-with counts as (
+with query_shingles as (
+    select s.fingerprint
+    from shingles as s
+    join documents as d on d.doc_id = s.doc_id
+    where d.id = $query
+),
+counts as (
     select s.doc_id, count(*) as n, count(q.fingerprint) as shared
     from shingles as s
     left join query_shingles as q on q.fingerprint = s.fingerprint
     group by s.doc_id
 )
-select d.id as doc_id, c.shared / (c.n + $n_query - c.shared) as jaccard
+select d.id as doc_id, c.shared / (c.n + (select count(*) from query_shingles) - c.shared) as jaccard
 from counts as c
 join documents as d on d.doc_id = c.doc_id
+where d.id <> $query
 """
+QUERY = 0  # doc_ids of the index start at 1
 
 RESULT = """
 select d.id, j.jaccard, c.shared_bands
@@ -71,12 +80,16 @@ def query_index(
     assert text is not None
     scratch = duckdb.connect()
     try:
-        buckets, shingles = _shingle_query(scratch, settings, text)
+        if doc_id is not None:  # an indexed document: its buckets are stored already
+            buckets = con.sql("select band, bucket from band_hashes where doc_id = $d", params={"d": exclude})
+            buckets = buckets.to_arrow_table()
+        else:
+            buckets = _query_buckets(scratch, settings, text)
         con.register("query_buckets", buckets)
         candidates = con.sql(PROBE, params={"exclude": exclude, "min_bands": min_bands}).to_arrow_table()
         con.unregister("query_buckets")
         texts = _texts(con, candidates.column("doc_id").to_pylist())
-        jaccard = _jaccard(scratch, settings, shingles, texts)
+        jaccard = _jaccard(scratch, settings, text, texts)
     finally:
         scratch.close()
     con.register("query_candidates", candidates)
@@ -108,11 +121,9 @@ def _run_until(scratch: duckdb.DuckDBPyConnection, settings: Settings, raw: pa.T
     scratch.unregister("raw_documents")
 
 
-def _shingle_query(scratch: duckdb.DuckDBPyConnection, settings: Settings, text: str) -> tuple[pa.Table, pa.Table]:
-    _run_until(scratch, settings, _raw([0], [text]), "band_hashes")
-    buckets = scratch.sql("select band, bucket from band_hashes").to_arrow_table()
-    shingles = scratch.sql("select fingerprint from shingles").to_arrow_table()
-    return buckets, shingles
+def _query_buckets(scratch: duckdb.DuckDBPyConnection, settings: Settings, text: str) -> pa.Table:
+    _run_until(scratch, settings, _raw([QUERY], [text]), "band_hashes")
+    return scratch.sql("select band, bucket from band_hashes").to_arrow_table()
 
 
 def _texts(con: duckdb.DuckDBPyConnection, doc_ids: list[int]) -> pa.Table:
@@ -125,15 +136,10 @@ def _texts(con: duckdb.DuckDBPyConnection, doc_ids: list[int]) -> pa.Table:
         con.unregister("wanted_doc_ids")
 
 
-def _jaccard(scratch: duckdb.DuckDBPyConnection, settings: Settings, shingles: pa.Table, texts: pa.Table) -> pa.Table:
+def _jaccard(scratch: duckdb.DuckDBPyConnection, settings: Settings, text: str, texts: pa.Table) -> pa.Table:
     """Exact Jaccard of the query with each candidate, from shingles recomputed by the stage SQL."""
     if texts.num_rows == 0:
         return pa.table({"doc_id": pa.array([], pa.int64()), "jaccard": pa.array([], pa.float64())})
-    _run_until(
-        scratch, settings, _raw(texts.column("doc_id").to_pylist(), texts.column("text").to_pylist()), "shingles"
-    )
-    scratch.register("query_shingles", shingles)
-    try:
-        return scratch.sql(JACCARD, params={"n_query": shingles.num_rows}).to_arrow_table()
-    finally:
-        scratch.unregister("query_shingles")
+    ids = [QUERY, *texts.column("doc_id").to_pylist()]
+    _run_until(scratch, settings, _raw(ids, [text, *texts.column("text").to_pylist()]), "shingles")
+    return scratch.sql(JACCARD, params={"query": QUERY}).to_arrow_table()
