@@ -88,7 +88,7 @@ def measure_queries(docs: dict[str, str], ids: list[str], rng: random.Random, qu
         by_text.append(time.perf_counter() - clock)
     con.close()
     print(
-        f"query latency (library, open index, {args.queries} queries): --id median {statistics.median(by_id) * 1000:.0f} ms"
+        f"query latency (library, open index, {queries} queries): --id median {statistics.median(by_id) * 1000:.0f} ms"
         f" (max {max(by_id) * 1000:.0f}); --text median {statistics.median(by_text) * 1000:.0f} ms"
         f" (max {max(by_text) * 1000:.0f})"
     )

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from . import __version__
-from .clusters import Keep
+from .choices import Keep
 from .errors import DedupError
 from .hashing import DEFAULT_SEED
 

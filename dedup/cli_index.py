@@ -7,10 +7,9 @@ from typing import Annotated, Optional
 
 import typer
 
+from .choices import Keep, What
 from .cli import ShingleType, TableFormat, app, fail, print_table, stderr
-from .clusters import Keep
 from .errors import DedupError, UsageError
-from .export import What
 
 Db = Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")]
 

@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from enum import Enum
-
 import duckdb
 
+from .choices import Keep
 from .errors import DedupError
 from .queries import run_query
-
-
-class Keep(str, Enum):
-    """Which document of a cluster survives; ties are always broken by id."""
-
-    first = "first"  # earliest in input order
-    min_id = "min-id"  # smallest id
-    longest = "longest"  # longest text (code points)
-    shortest = "shortest"  # shortest text
-
 
 # Our own fixed list of ORDER BY expressions: the only SQL text a rule contributes.
 KEEP_ORDER = {

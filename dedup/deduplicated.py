@@ -12,7 +12,8 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .clusters import Keep, build_clusters
+from .choices import Keep
+from .clusters import build_clusters
 from .corpus import TABLE_EXTENSIONS, UTF8_BOM, _load_table, _walk
 from .database import connect
 from .errors import UsageError
@@ -25,13 +26,8 @@ def dropped_ids(con: duckdb.DuckDBPyConnection) -> set[object]:
     return {row[0] for row in rows}
 
 
-def write_deduplicated_input(con: duckdb.DuckDBPyConnection, settings: Settings, out: Path, keep: Keep | str) -> int:
-    """Write the input minus the dropped documents to `out`; return how many documents were dropped.
-
-    A folder becomes a folder with the same relative paths (files that were skipped, e.g.
-    binary ones, are copied too: only dropped documents are left out); a `--lines` file becomes
-    a file of the kept lines, byte for byte; a table becomes a table with all its columns.
-    """
+def check_target(settings: Settings, out: Path) -> None:
+    """Refuse a target that cannot be written before any work is done."""
     if len(settings.inputs) != 1:
         raise UsageError("--write-deduplicated takes exactly one input (a folder, a --lines file or a table)")
     source = settings.inputs[0]
@@ -41,6 +37,20 @@ def write_deduplicated_input(con: duckdb.DuckDBPyConnection, settings: Settings,
         raise UsageError(f"{out} exists already; --write-deduplicated writes a new file or folder")
     if not out.parent.exists():
         raise UsageError(f"folder of the output does not exist: {out.parent}")
+    is_table = not source.is_dir() and not settings.lines and source.suffix.lower() in TABLE_EXTENSIONS
+    if is_table and out.suffix.lower() not in (".csv", ".parquet", ".jsonl", ".ndjson"):
+        raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
+
+
+def write_deduplicated_input(con: duckdb.DuckDBPyConnection, settings: Settings, out: Path, keep: Keep | str) -> int:
+    """Write the input minus the dropped documents to `out`; return how many documents were dropped.
+
+    A folder becomes a folder with the same relative paths (files that were skipped, e.g.
+    binary ones, are copied too: only dropped documents are left out); a `--lines` file becomes
+    a file of the kept lines, byte for byte; a table becomes a table with all its columns.
+    """
+    check_target(settings, out)
+    source = settings.inputs[0]
     build_clusters(con, keep)
     dropped = dropped_ids(con)
     if source.is_dir():
@@ -86,15 +96,14 @@ def _write_table(source: Path, out: Path, dropped: set[object], settings: Settin
         mask = pc.invert(pc.is_in(ids, value_set=drop))
     else:
         mask = pa.array([number not in dropped for number in range(1, table.num_rows + 1)])
-    kept = table.filter(mask)
-    if out.suffix.lower() == ".json" or out.suffix.lower() not in (".csv", ".parquet", ".jsonl", ".ndjson"):
-        raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
-    write_table(kept, out)
+    write_table(table.filter(mask), out)
 
 
 @contextmanager
 def index_database(settings: Settings, write_deduplicated: Path | None) -> Iterator[Settings]:
     """The run's settings, with a temporary database when the deduplicated input needs one."""
+    if write_deduplicated is not None:
+        check_target(settings, write_deduplicated)
     if write_deduplicated is None or settings.db is not None:
         yield settings
         return

@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 
-from .clusters import Keep, build_clusters, has_table
+from .choices import Keep, What
+from .clusters import build_clusters, has_table
 from .errors import UsageError
 
 EXPORT_FORMATS = {".csv": "csv", ".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json"}
-
-
-class What(str, Enum):
-    pairs = "pairs"
-    clusters = "clusters"
-    duplicates = "duplicates"
-    survivors = "survivors"
-    adjacency = "adjacency"
 
 
 QUERIES = {

@@ -12,7 +12,8 @@ import duckdb
 import pyarrow as pa
 
 from . import __version__
-from .clusters import Keep, build_clusters, has_table
+from .choices import Keep
+from .clusters import build_clusters, has_table
 from .corpus import read_corpus
 from .database import connect, first_line
 from .errors import DedupError, UsageError

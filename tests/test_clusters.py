@@ -8,7 +8,8 @@ import pytest
 from corpora import planted_corpus
 from indexing import make_index, rows
 
-from dedup.clusters import Keep, build_clusters
+from dedup.choices import Keep
+from dedup.clusters import build_clusters
 
 
 def union_find(ids: list[object], edges: list[tuple[object, object]]) -> set[frozenset]:

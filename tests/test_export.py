@@ -12,8 +12,9 @@ import pytest
 from indexing import invoke, make_index, rows, write_jsonl
 from typer.testing import CliRunner
 
+from dedup.choices import What
 from dedup.cli import app
-from dedup.export import What, export_table
+from dedup.export import export_table
 
 DOCS = {
     "a1": "the quick brown fox jumps over the lazy dog",
