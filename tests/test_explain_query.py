@@ -148,3 +148,26 @@ def test_buckets_add_up(planted):
     assert [row["size"] for row in largest] == [s for (s,) in sizes]
     assert all(len(row["sample_ids"].split(", ")) == min(2, row["size"]) for row in largest)
     assert "sample_ids" in out and "largest" in out
+
+
+@pytest.mark.parametrize("kind,k", [("char", 5), ("word", 3)])
+def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
+    """explain's shingle texts come from a copy of the shingle stage: it must give the same set."""
+    from dedup.queries import compile_query
+    from dedup.stages import parameter_values, used_parameters
+
+    long_text = " ".join(f"Wörd{i % 97} ünd {i}" for i in range(400))  # longer than one 256 piece
+    docs = {"long": long_text, "short": "tiny", "other": "Größe und Maß: ÉTÉ à Paris, naïve café " * 20}
+    db = make_index(tmp_path, docs, "index", "--shingle-type", kind, "-k", str(k))
+    con = duckdb.connect(str(db), read_only=True)
+    settings = index_settings(con)
+    values = {**parameter_values(settings), "doc_id_a": 1, "doc_id_b": 3}
+    sql = compile_query(f"shingle_texts_{kind}")
+    got = con.execute(sql, {n: values[n] for n in used_parameters(sql)}).fetchall()
+    stored = con.execute("select doc_id, fingerprint from shingles where doc_id in (1, 3)").fetchall()
+    ids = dict(con.execute("select doc_id, id from documents").fetchall())
+    con.close()
+    assert {(d, f) for d, f, _ in got} == set(stored) and len(got) == len(stored) > 300
+    for doc_id, fingerprint, shingle in got:
+        assert reference.md5_u64(shingle) == fingerprint
+        assert shingle in reference.shingles(docs[ids[doc_id]], k, kind)

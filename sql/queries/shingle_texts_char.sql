@@ -3,7 +3,7 @@
 -- params: $k, $piece, $doc_id_a, $doc_id_b
 -- The char shingle stage (sql/02_shingles_char.sql) for two documents, keeping the text of each
 -- shingle: only fingerprints are stored, so the texts are recomputed here, the same way.
--- tests/test_explain.py checks that the fingerprints equal the stored ones.
+-- tests/test_explain_query.py checks that the fingerprints equal the stored ones.
 with split as (
     select doc_id, length(norm) as n, regexp_extract_all(norm, '.{1,' || $piece || '}') as chunks
     from documents
