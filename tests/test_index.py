@@ -89,3 +89,19 @@ def test_commands_on_a_missing_or_foreign_database(tmp_path):
     duckdb.connect(str(tmp_path / "other.duckdb")).execute("create table t as select 1").fetchall()
     result = CliRunner().invoke(app, ["list", str(tmp_path / "other.duckdb")])
     assert result.exit_code == 1 and "not a dedup index" in result.stderr
+
+
+def test_index_commands_in_a_real_process(tmp_path):
+    import subprocess
+    import sys
+
+    db = make_index(tmp_path, {"a": "same words here", "b": "same words here", "c": "other"})
+    done = subprocess.run(
+        [sys.executable, "-m", "dedup", "query", str(db), "--id", "a", "--format", "csv"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.splitlines() == ["id,jaccard,shared_bands", "b,1.0,21"]
+    done = subprocess.run([sys.executable, "-m", "dedup", "remove", str(db), "zz"], capture_output=True, text=True)
+    assert done.returncode == 1 and done.stderr.startswith("Error: ") and "Traceback" not in done.stderr
