@@ -105,3 +105,15 @@ def test_index_commands_in_a_real_process(tmp_path):
     assert done.stdout.splitlines() == ["id,jaccard,shared_bands", "b,1.0,21"]
     done = subprocess.run([sys.executable, "-m", "dedup", "remove", str(db), "zz"], capture_output=True, text=True)
     assert done.returncode == 1 and done.stderr.startswith("Error: ") and "Traceback" not in done.stderr
+
+
+def test_an_index_of_another_hash_scheme_is_refused(tmp_path):
+    import duckdb
+
+    db = make_index(tmp_path, {"a": "some text", "b": "more text"})
+    con = duckdb.connect(str(db))
+    con.execute("update runs set hash_scheme = 'md5-le64/affine-mod-p/v0'").fetchall()
+    con.close()
+    new = write_jsonl(tmp_path / "new.jsonl", {"c": "new text"})
+    result = CliRunner().invoke(app, ["add", str(db), str(new)])
+    assert result.exit_code == 1 and "hash scheme md5-le64/affine-mod-p/v0" in result.stderr
