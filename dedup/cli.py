@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from . import __version__
+from .choices import Keep
 from .errors import DedupError, Interrupted
 from .hashing import DEFAULT_SEED
 
@@ -89,11 +90,16 @@ def run(
         bool, typer.Option("--show-skipped", help="List every skipped input with its reason on stderr.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary on stderr.")] = False,
+    keep: Annotated[Keep, typer.Option(help="Survivor of a cluster: first, min-id, longest, shortest.")] = Keep.first,
+    write_deduplicated: Annotated[
+        Optional[Path], typer.Option(help="Write the input minus the dropped duplicates here, in the input's form.")
+    ] = None,
 ) -> None:
     """Find every pair of documents whose exact Jaccard similarity is at least the threshold.
 
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
+    from .deduplicated import finish_run, index_database
     from .interrupts import interrupt_on_sigint
     from .output import check_writable, write_table
     from .pipeline import execute
@@ -121,8 +127,13 @@ def run(
         )
         if output is not None:
             check_writable(output)
-        with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
+        with (
+            interrupt_on_sigint() as attach,
+            stage_progress(stderr, quiet) as progress,
+            index_database(settings, write_deduplicated) as settings,
+        ):
             result = execute(settings, progress, on_connect=attach)
+            dropped = finish_run(settings, keep, write_deduplicated)
         if output is not None:
             write_table(result.pairs, output)
         else:
@@ -133,6 +144,10 @@ def run(
         fail(Interrupted("interrupted"))
     if not quiet:
         print_summary(stderr, result, settings, output)
+        if dropped is not None:
+            stderr.print(f"clusters: {dropped} documents to drop (--keep {keep.value})", markup=False)
+        if write_deduplicated is not None:
+            stderr.print(f"wrote the deduplicated input to {write_deduplicated}", markup=False)
     if show_skipped:
         print_skipped(stderr, result.skipped)
 
@@ -196,3 +211,4 @@ def print_table(table: object, output_format: TableFormat) -> None:
 
     writers = {TableFormat.table: write_text_table, TableFormat.csv: write_csv, TableFormat.jsonl: write_jsonl}
     writers[output_format](table, sys.stdout)  # type: ignore[arg-type]
+from . import cli_index  # noqa: E402,F401

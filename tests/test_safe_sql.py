@@ -37,6 +37,7 @@ PIPELINE_TABLES = {
     "stages",
     "verified",
 }
+CLI_TABLES = PIPELINE_TABLES | {"clusters"}  # `dedup run --db` also stores the clusters
 TEXT = "the quick brown fox jumps over the lazy dog near the river bank"
 runner = CliRunner()
 
@@ -130,7 +131,7 @@ def test_sql_command_is_read_only(tmp_path, tiny_corpus):
         assert result.exit_code == 1, statement
         assert "read-only" in result.stderr and "Traceback" not in result.stderr
     assert runner.invoke(app, ["sql", str(db), "select count(*) as n from pairs", "--format", "csv"]).stdout == "n\n1\n"
-    assert tables(db) == PIPELINE_TABLES
+    assert tables(db) == CLI_TABLES
 
 
 def test_sql_command_with_a_hostile_database_path(tmp_path, tiny_corpus):
@@ -145,10 +146,11 @@ def test_sql_command_with_a_hostile_database_path(tmp_path, tiny_corpus):
         text=True,
     )
     assert shown.stdout == "n\n1\n"
-    assert tables(db) == PIPELINE_TABLES
+    assert tables(db) == CLI_TABLES
 
 
-ALLOWED_IN_SQL_FSTRINGS = {"quote_identifier", "PAIR_COLUMNS"}
+# quote_identifier(...), or constant SQL fragments picked in code (never from input or options)
+ALLOWED_IN_SQL_FSTRINGS = {"quote_identifier", "PAIR_COLUMNS", "cluster_columns", "cluster_join"}
 
 
 def test_sql_fstrings_interpolate_only_quoted_identifiers_or_constants():
