@@ -91,6 +91,12 @@ class Checkpoints:
         return int(self.con.execute("select rows from stages where stage = $stage", {"stage": stage}).fetchall()[0][0])
 
 
+def forget_stages(con: duckdb.DuckDBPyConnection) -> None:
+    """Mark no stage finished: for commands that change stage tables outside a run (index add/remove)."""
+    con.execute(STAGES_TABLE).fetchall()
+    con.execute("delete from stages").fetchall()
+
+
 @contextmanager
 def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     """Commit everything in the block, or nothing: on any failure, Ctrl-C included, roll back."""

@@ -12,6 +12,7 @@ import duckdb
 import pyarrow as pa
 
 from . import __version__
+from .checkpoint import forget_stages
 from .choices import Keep
 from .clusters import build_clusters, has_table
 from .corpus import read_corpus
@@ -135,6 +136,7 @@ def add_documents(
         raise DedupError(f"{len(existing)} ids are in the index already ({shown}...): use --replace to replace them")
     con.execute("begin transaction").fetchall()
     try:
+        forget_stages(con)  # the tables no longer match any run's inputs: a later run recomputes
         if existing:
             _delete(con, list(existing.values()))
         first_new, positions = con.execute(
@@ -264,6 +266,7 @@ def remove_documents(con: duckdb.DuckDBPyConnection, ids: list[str], keep: Keep 
         raise DedupError(f"no document with id {missing[0]!r} in the index")
     con.execute("begin transaction").fetchall()
     try:
+        forget_stages(con)
         _delete(con, list(found.values()))
         con.execute("commit").fetchall()
     except BaseException:

@@ -202,3 +202,22 @@ def test_full_temp_dir_is_a_clear_error_and_the_database_stays_usable(corpus, ex
     code, out, err = finish(dedup("run", str(corpus), "--db", str(db), "--format", "csv", "-q"))
     assert code == 0, err
     assert out == expected_csv
+
+
+def test_index_add_makes_a_later_run_recompute(tmp_path):
+    folder = tmp_path / "corpus"
+    write_folder(folder, planted_corpus(20, 1, seed=4))
+    extra = tmp_path / "extra"
+    write_folder(extra, {"zz-new": "a brand new document for the index"})
+    db = tmp_path / "run.duckdb"
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        done = subprocess.run([sys.executable, "-m", "dedup", *args], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done
+
+    first = run("run", str(folder), "--db", str(db), "--format", "csv")
+    run("add", str(db), str(extra), "-q")
+    again = run("run", str(folder), "--db", str(db), "--format", "csv")
+    assert "reused" not in stage_seconds(again.stderr).values()
+    assert again.stdout == first.stdout
