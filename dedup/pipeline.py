@@ -15,8 +15,8 @@ import duckdb
 import pyarrow as pa
 
 from . import __version__
-from .corpus import read_corpus
 from .checkpoint import Checkpoints, digest_tables, input_fingerprint, is_interrupt, stage_fingerprint, transaction
+from .corpus import read_corpus
 from .database import connect, first_line
 from .errors import DedupError, Interrupted
 from .hashing import SCHEME
@@ -69,7 +69,9 @@ def _quiet(_: str) -> None:
 
 
 def execute(
-    settings: Settings, progress: Progress = _quiet, on_connect: Callable[[duckdb.DuckDBPyConnection], None] | None = None
+    settings: Settings,
+    progress: Progress = _quiet,
+    on_connect: Callable[[duckdb.DuckDBPyConnection], None] | None = None,
 ) -> RunResult:
     """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given.
 

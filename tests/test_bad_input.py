@@ -134,20 +134,22 @@ def test_seeded_folder_every_input_is_accounted_for(world_readable_dir):
     assert documents["crlf.txt"] == "line one\r\nline two\r\n"
     assert documents["latin1.txt"] == "café olé"
     assert documents["long-line.txt"] == LONG_LINE
-    assert '"read": %d' % read in counts and '"skipped": %d' % len(expected_skipped) in counts
+    assert f'"read": {read}' in counts and f'"skipped": {len(expected_skipped)}' in counts
     # --show-skipped lists every one, control characters escaped so each stays on one line
     for name, reason in expected_skipped.items():
         assert f"  {name}: {reason}\n" in done.stderr
     # the identical files (and the symlink to one) pair; nothing else does at 0.5
     assert done.stdout.splitlines()[0] == "id_a,id_b,jaccard,estimate"
-    assert sorted(done.stdout.splitlines()[1:]) == sorted([
-        'link.txt,name with spaces.txt,1.0,1.0',
-        'link.txt,plain.txt,1.0,1.0',
-        'link.txt,"quote""s and \'single\'.txt",1.0,1.0',
-        'name with spaces.txt,plain.txt,1.0,1.0',
-        'name with spaces.txt,"quote""s and \'single\'.txt",1.0,1.0',
-        'plain.txt,"quote""s and \'single\'.txt",1.0,1.0',
-    ])
+    assert sorted(done.stdout.splitlines()[1:]) == sorted(
+        [
+            "link.txt,name with spaces.txt,1.0,1.0",
+            "link.txt,plain.txt,1.0,1.0",
+            'link.txt,"quote""s and \'single\'.txt",1.0,1.0',
+            "name with spaces.txt,plain.txt,1.0,1.0",
+            'name with spaces.txt,"quote""s and \'single\'.txt",1.0,1.0',
+            'plain.txt,"quote""s and \'single\'.txt",1.0,1.0',
+        ]
+    )
 
 
 def test_newline_in_a_skipped_name_stays_on_one_line(tmp_path):
@@ -193,9 +195,7 @@ def test_lines_mode_keeps_unicode_separators_and_nul_inside_lines(tmp_path):
         b"first\xe2\x80\xa8still first\xc2\x85and still\r\n"  # U+2028, U+0085, CRLF
         b"nul\x00inside\n"
         b"\n"
-        b"bad \xff utf-8\n"
-        + LONG_LINE.encode()
-        + b"\n"
+        b"bad \xff utf-8\n" + LONG_LINE.encode() + b"\n"
     )
     db = tmp_path / "run.duckdb"
     result = runner.invoke(app, ["run", "--lines", str(lines), "--db", str(db), "-k", "3"])
@@ -205,9 +205,20 @@ def test_lines_mode_keeps_unicode_separators_and_nul_inside_lines(tmp_path):
     texts = dict(con.execute("select id, text from documents").fetchall())
     shingles = con.execute("select count(*) from shingles where doc_id = (select doc_id from documents where id = 5)")
     n_long = shingles.fetchall()[0][0]
-    nul = {fp for (fp,) in con.execute("select fingerprint from shingles join documents using (doc_id) where id = 2").fetchall()}
+    nul = {
+        fp
+        for (fp,) in con.execute(
+            "select fingerprint from shingles join documents using (doc_id) where id = 2"
+        ).fetchall()
+    }
     con.close()
-    assert texts == {1: "first\u2028still first\x85and still", 2: "nul\x00inside", 3: "", 4: "bad \xff utf-8", 5: LONG_LINE}
+    assert texts == {
+        1: "first\u2028still first\x85and still",
+        2: "nul\x00inside",
+        3: "",
+        4: "bad \xff utf-8",
+        5: LONG_LINE,
+    }
     assert n_long == len(reference.shingles(LONG_LINE, 3))
     assert nul == reference.fingerprints(reference.shingles("nul\x00inside", 3))
 
@@ -277,7 +288,9 @@ def test_empty_table(tmp_path, kind):
 def test_empty_parquet_still_checks_its_columns(tmp_path):
     path = write_parquet(tmp_path / "t.parquet", id=pa.array([], pa.int64()), body=pa.array([], pa.string()))
     result = runner.invoke(app, ["run", str(path)])
-    assert result.exit_code == 1 and result.stderr == f"Error: {path}: no text column 'text'; columns are 'id', 'body'\n"
+    assert (
+        result.exit_code == 1 and result.stderr == f"Error: {path}: no text column 'text'; columns are 'id', 'body'\n"
+    )
 
 
 # -- options -----------------------------------------------------------------------------------
@@ -293,9 +306,17 @@ def test_empty_parquet_still_checks_its_columns(tmp_path):
         (["--bands", "5", "--rows", "5"], 2, "--bands 5 x --rows 5 = 25, but --num-perm is 128"),
         (["--memory-limit", "lots"], 2, "--memory-limit must be a size such as 500MB or 2GB, got 'lots'"),
         (["--threads", "0"], 2, "--threads must be at least 1, got 0"),
-        (["-o", "{tmp}/out.xyz"], 2, "cannot tell the output format of {tmp}/out.xyz: use one of .csv, .jsonl, .ndjson, .parquet"),
+        (
+            ["-o", "{tmp}/out.xyz"],
+            2,
+            "cannot tell the output format of {tmp}/out.xyz: use one of .csv, .jsonl, .ndjson, .parquet",
+        ),
         (["--db", "{tmp}/missing/run.duckdb"], 2, "folder of the database does not exist: {tmp}/missing"),
-        (["--db", "{tmp}/corpus/copy.txt"], 2, "{tmp}/corpus/copy.txt exists but is not a DuckDB database; give a new file or a database made by dedup"),
+        (
+            ["--db", "{tmp}/corpus/copy.txt"],
+            2,
+            "{tmp}/corpus/copy.txt exists but is not a DuckDB database; give a new file or a database made by dedup",
+        ),
         (["--db", "{tmp}/corpus"], 2, "the database path is a folder: {tmp}/corpus"),
     ],
 )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -40,7 +39,19 @@ def test_thread_counts_give_identical_bytes_in_every_format(docs, tmp_path):
         for extension in ("csv", "jsonl", "parquet"):
             target = tmp_path / f"t{threads}.{extension}"
             done = subprocess.run(
-                [sys.executable, "-m", "dedup", "run", str(folder), *OPTIONS, "--threads", str(threads), "-q", "-o", str(target)],
+                [
+                    sys.executable,
+                    "-m",
+                    "dedup",
+                    "run",
+                    str(folder),
+                    *OPTIONS,
+                    "--threads",
+                    str(threads),
+                    "-q",
+                    "-o",
+                    str(target),
+                ],
                 capture_output=True,
                 text=True,
             )

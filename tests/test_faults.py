@@ -169,8 +169,21 @@ def test_changed_options_recompute_from_the_first_changed_stage(tmp_path):
 def test_memory_limit_spills_to_temp_dir_and_gives_the_same_pairs(corpus, expected_csv, tmp_path):
     temp = tmp_path / "spill"
     code, out, err = finish(
-        dedup("run", str(corpus), "--format", "csv", "-q", "--memory-limit", "60MB", "--threads", "2",
-              "--temp-dir", str(temp), "--db", str(tmp_path / "run.duckdb"))
+        dedup(
+            "run",
+            str(corpus),
+            "--format",
+            "csv",
+            "-q",
+            "--memory-limit",
+            "60MB",
+            "--threads",
+            "2",
+            "--temp-dir",
+            str(temp),
+            "--db",
+            str(tmp_path / "run.duckdb"),
+        )
     )
     assert code == 0, err
     assert out == expected_csv
@@ -193,8 +206,19 @@ def full_disk(tmp_path):
 def test_full_temp_dir_is_a_clear_error_and_the_database_stays_usable(corpus, expected_csv, tmp_path, full_disk):
     db = tmp_path / "run.duckdb"
     code, _, err = finish(
-        dedup("run", str(corpus), "--db", str(db), "-q", "--memory-limit", "30MB", "--threads", "2",
-              "--temp-dir", str(full_disk))
+        dedup(
+            "run",
+            str(corpus),
+            "--db",
+            str(db),
+            "-q",
+            "--memory-limit",
+            "30MB",
+            "--threads",
+            "2",
+            "--temp-dir",
+            str(full_disk),
+        )
     )
     assert code == 1, err
     assert len(err.splitlines()) == 1 and err.startswith("Error: ") and "Traceback" not in err

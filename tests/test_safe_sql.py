@@ -126,7 +126,12 @@ def test_missing_hostile_column_is_a_one_line_error_and_runs_nothing(tmp_path):
 def test_sql_command_is_read_only(tmp_path, tiny_corpus):
     db = tmp_path / "run.duckdb"
     assert runner.invoke(app, ["run", str(tiny_corpus), "--db", str(db), "-q"]).exit_code == 0
-    for statement in ["drop table pairs", "delete from pairs", "create table x as select 1", "insert into runs default values"]:
+    for statement in [
+        "drop table pairs",
+        "delete from pairs",
+        "create table x as select 1",
+        "insert into runs default values",
+    ]:
         result = runner.invoke(app, ["sql", str(db), statement])
         assert result.exit_code == 1, statement
         assert "read-only" in result.stderr and "Traceback" not in result.stderr
