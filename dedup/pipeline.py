@@ -17,7 +17,7 @@ import pyarrow as pa
 from . import __version__
 from .checkpoint import Checkpoints, digest_tables, input_fingerprint, is_interrupt, stage_fingerprint, transaction
 from .corpus import read_corpus
-from .database import connect, first_line
+from .database import connect, first_line, temp_directory
 from .errors import DedupError, Interrupted
 from .hashing import SCHEME
 from .settings import Settings
@@ -88,7 +88,11 @@ def execute(
         if not isinstance(error, duckdb.Error):
             raise
         # Out of memory or disk, a full temp dir: the stage's transaction was rolled back.
-        raise DedupError(f"{first_line(error)} (finished stages are kept; run again to resume)") from None
+        message = first_line(error)
+        if "offload" in message or "No space left" in message:
+            where = temp_directory(settings.db, settings) if settings.db is not None else "the temporary folder"
+            message = f"no room to spill to {where} (give --temp-dir a folder with more space): {message}"
+        raise DedupError(f"{message} (finished stages are kept; run again to resume)") from None
 
 
 @contextmanager

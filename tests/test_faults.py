@@ -221,7 +221,8 @@ def test_full_temp_dir_is_a_clear_error_and_the_database_stays_usable(corpus, ex
         )
     )
     assert code == 1, err
-    assert len(err.splitlines()) == 1 and err.startswith("Error: ") and "Traceback" not in err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith(f"Error: no room to spill to {full_disk} (give --temp-dir a folder with more space): ")
     finished_stages(db)
     code, out, err = finish(dedup("run", str(corpus), "--db", str(db), "--format", "csv", "-q"))
     assert code == 0, err
