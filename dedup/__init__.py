@@ -34,6 +34,7 @@ def run(
     db: str | Path | None = None,
     threads: int | None = None,
     memory_limit: str | None = None,
+    method: str = "lsh",
 ) -> pa.Table:
     """Pairs of documents with exact Jaccard >= threshold, as an Arrow table (id_a, id_b, jaccard, estimate).
 
@@ -61,5 +62,6 @@ def run(
         db=Path(db) if db is not None else None,
         threads=threads,
         memory_limit=memory_limit,
+        method=method,  # type: ignore[arg-type]
     )
     return execute(settings).pairs

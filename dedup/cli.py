@@ -29,6 +29,12 @@ class ShingleType(str, Enum):
     word = "word"
 
 
+class Method(str, Enum):
+    lsh = "lsh"
+    signature = "signature"
+    exact = "exact"
+
+
 class TableFormat(str, Enum):
     table = "table"
     csv = "csv"
@@ -65,6 +71,12 @@ def run(
     seed: Annotated[int, typer.Option(help="Seed of the permutations.")] = DEFAULT_SEED,
     bands: Annotated[Optional[int], typer.Option(help="LSH bands (default: chosen from the threshold).")] = None,
     rows: Annotated[Optional[int], typer.Option(help="Rows per band (default: chosen from the threshold).")] = None,
+    method: Annotated[
+        Method,
+        typer.Option(
+            help="Candidates: lsh (MinHash bands), signature (compare all signatures), exact (all pairs, prefix filter)."
+        ),
+    ] = Method.lsh,
     lines: Annotated[bool, typer.Option("--lines", help="Each line of a text file is a document.")] = False,
     id_column: Annotated[
         Optional[str], typer.Option(help="Id column of a table [default: id, or the row number if absent].")
@@ -108,6 +120,7 @@ def run(
             db=db,
             threads=threads,
             memory_limit=memory_limit,
+            method=method.value,
         )
         if output is not None:
             check_writable(output)

@@ -13,6 +13,8 @@ from .params import Banding, choose_banding
 
 ShingleType = Literal["char", "word"]
 InputFormat = Literal["auto", "files", "lines", "table"]
+Method = Literal["lsh", "signature", "exact"]
+METHODS = ("lsh", "signature", "exact")
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,7 @@ class Settings:
     db: Path | None = None
     threads: int | None = None
     memory_limit: str | None = None
+    method: Method = "lsh"
     banding: Banding = field(init=False)
 
     def __post_init__(self) -> None:
@@ -41,6 +44,8 @@ class Settings:
             raise UsageError(f"--threshold must be between 0 and 1, got {self.threshold}")
         if self.shingle_type not in ("char", "word"):
             raise UsageError(f"--shingle-type must be char or word, got {self.shingle_type!r}")
+        if self.method not in METHODS:
+            raise UsageError(f"--method must be lsh, signature or exact, got {self.method!r}")
         if self.shingle_size < 1:
             raise UsageError(f"--shingle-size must be at least 1, got {self.shingle_size}")
         if self.num_perm < 1:
@@ -83,6 +88,7 @@ class Settings:
             "id_column": self.id_column,
             "text_column": self.text_column,
             "include_hidden": self.include_hidden,
+            "method": self.method,
         }
 
     def replace(self, **changes: object) -> Settings:
