@@ -87,8 +87,10 @@ def run_rensa(
     ids, sets = _read(path, shingle_type, k)
     nonempty = [i for i, s in enumerate(sets) if s]
     minhashes = RMinHash.from_token_sets([sets[i] for i in nonempty], num_perm, 42)
-    # rensa's bands use num_perm // num_bands rows; with 21 bands of 128 that is 6 rows, as in dedup.
-    lsh = RMinHashLSH(threshold, num_perm, bands)
+    # RMinHashLSH needs num_bands to divide num_perm (no 21 x 6 of 128): take the divisor of
+    # num_perm nearest above `bands`, which detects at least as many pairs (32 x 4 for 128).
+    rensa_bands = next(b for b in range(bands, num_perm + 1) if num_perm % b == 0)
+    lsh = RMinHashLSH(threshold, num_perm, rensa_bands)
     for i, m in zip(nonempty, minhashes, strict=True):
         lsh.insert(i, m)
     candidates: set[tuple[int, int]] = set()

@@ -46,6 +46,8 @@ class Settings:
             raise UsageError(f"--shingle-type must be char or word, got {self.shingle_type!r}")
         if self.method not in METHODS:
             raise UsageError(f"--method must be lsh, signature or exact, got {self.method!r}")
+        if self.method == "exact" and self.threshold <= 0.0:
+            raise UsageError("--method exact needs --threshold above 0 (at 0 every pair of documents qualifies)")
         if self.shingle_size < 1:
             raise UsageError(f"--shingle-size must be at least 1, got {self.shingle_size}")
         if self.num_perm < 1:
