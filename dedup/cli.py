@@ -195,4 +195,7 @@ def print_table(table: object, output_format: TableFormat) -> None:
 
     writers = {TableFormat.table: write_text_table, TableFormat.csv: write_csv, TableFormat.jsonl: write_jsonl}
     writers[output_format](table, sys.stdout)  # type: ignore[arg-type]
-from . import cli_params  # noqa: E402,F401
+from . import (
+    cli_eval,  # noqa: E402,F401
+    cli_params,  # noqa: E402,F401
+)
