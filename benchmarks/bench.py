@@ -56,7 +56,8 @@ def child(args: argparse.Namespace) -> None:
         method = "exact" if args.system == "exact" else "lsh"
         banding = ["--bands", "32", "--rows", "4"] if args.system == "dense" else []
         command = [
-            str(Path(sys.executable).with_name("dedup")), "run", str(source), *banding, "--threshold", str(args.threshold),
+            str(Path(sys.executable).with_name("dedup")), "run", str(source), *banding,
+            "--threshold", str(args.threshold),
             "--shingle-type", args.shingle_type, "-k", str(args.k), "--num-perm", str(args.num_perm),
             "--method", method, "--threads", str(args.threads), "-o", str(out), "-q",
             "--db", str(out.with_suffix(".duckdb")),
@@ -92,7 +93,10 @@ def run_system(system: str, source: Path, work: Path, args: argparse.Namespace) 
 
 def pair_set(path: Path) -> set[tuple[str, str]]:
     table = pq.read_table(path, columns=["id_a", "id_b"])
-    return {(min(a, b), max(a, b)) for a, b in zip(table.column("id_a").to_pylist(), table.column("id_b").to_pylist())}
+    return {
+        (min(a, b), max(a, b))
+        for a, b in zip(table.column("id_a").to_pylist(), table.column("id_b").to_pylist(), strict=True)
+    }
 
 
 def candidates_of(system: str, path: Path) -> int:
@@ -167,7 +171,8 @@ def as_table(path: Path, work: Path) -> Path:
 
 def markdown(results: list[Result]) -> str:
     lines = [
-        "| workload | system | wall s | peak RSS MiB | candidates | pairs | recall | precision | dedup/peer time | dedup/peer RSS |",
+        "| workload | system | wall s | peak RSS MiB | candidates | pairs | recall | precision "
+        "| dedup/peer time | dedup/peer RSS |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
@@ -192,8 +197,8 @@ def main() -> None:
     parser.add_argument("--shingle-type", default=None, help="char or word (default: the workload's)")
     parser.add_argument("-k", type=int, default=None, help="shingle size (default: the workload's)")
     parser.add_argument("--num-perm", type=int, default=128)
-    parser.add_argument("--bands", type=int, default=21)
-    parser.add_argument("--rows", type=int, default=6)
+    parser.add_argument("--bands", type=int, help="bands of the peers' LSH (default: dedup's choice, 21 at 0.8)")
+    parser.add_argument("--rows", type=int, help="rows per band of the peers' LSH (default: dedup's choice)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
         "--truth",
@@ -214,6 +219,11 @@ def main() -> None:
         child(args)
         return
     args.systems = [s for s in args.systems.split(",") if s]
+    if args.bands is None or args.rows is None:
+        from dedup.params import choose_banding
+
+        chosen = choose_banding(args.threshold, args.num_perm)
+        args.bands, args.rows = chosen.bands, chosen.rows
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     results: list[Result] = []

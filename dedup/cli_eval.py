@@ -44,7 +44,10 @@ def evaluate_command(
     except DedupError as error:
         fail(error)
     banding = settings.banding
-    typer.echo(f"lsh: {banding.bands} bands x {banding.rows} rows, {result.lsh_seconds:.2f} s; exact: {result.exact_seconds:.2f} s")
+    typer.echo(
+        f"lsh: {banding.bands} bands x {banding.rows} rows, {result.lsh_seconds:.2f} s; "
+        f"exact: {result.exact_seconds:.2f} s"
+    )
     typer.echo(f"exact pairs: {result.exact_pairs}  lsh pairs: {result.found_pairs}  candidates: {result.candidates}")
     typer.echo(f"recall: {result.recall:.6f}  precision: {result.precision:.6f}")
     typer.echo(f"candidates per true pair: {result.candidates_per_true_pair:.3f}")

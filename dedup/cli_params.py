@@ -18,7 +18,9 @@ def params(
     bands: Annotated[Optional[int], typer.Option(help="LSH bands (default: chosen from the threshold).")] = None,
     rows: Annotated[Optional[int], typer.Option(help="Rows per band (default: chosen from the threshold).")] = None,
     step: Annotated[float, typer.Option(help="Similarity step of the S-curve table.")] = 0.05,
-    plot: Annotated[Optional[Path], typer.Option(help="Draw the S-curve to this .png (needs the 'plot' extra).")] = None,
+    plot: Annotated[
+        Optional[Path], typer.Option(help="Draw the S-curve to this .png (needs the 'plot' extra).")
+    ] = None,
 ) -> None:
     """Show the bands x rows that `dedup run` uses, the S-curve 1-(1-s^r)^b and its error areas.
 
@@ -34,13 +36,17 @@ def params(
         banding = settings.banding
         false_positive, false_negative = error_areas(threshold, banding.bands, banding.rows)
         count = round(1.0 / step)
-        curve = s_curve(banding.bands, banding.rows, sorted({round(i * step, 6) for i in range(count + 1)} | {threshold}))
+        curve = s_curve(
+            banding.bands, banding.rows, sorted({round(i * step, 6) for i in range(count + 1)} | {threshold})
+        )
         if plot is not None:
             draw(plot, threshold, banding.bands, banding.rows)
     except DedupError as error:
         fail(error)
     used = banding.bands * banding.rows
-    typer.echo(f"threshold {threshold}, {num_perm} permutations: {banding.bands} bands x {banding.rows} rows ({used} used)")
+    typer.echo(
+        f"threshold {threshold}, {num_perm} permutations: {banding.bands} bands x {banding.rows} rows ({used} used)"
+    )
     typer.echo(f"P(candidate) at the threshold: {banding.probability(threshold):.6f}")
     typer.echo(f"false positive area (integral of P over [0, t]): {false_positive:.6f}")
     typer.echo(f"false negative area (integral of 1-P over [t, 1]): {false_negative:.6f}")

@@ -57,7 +57,9 @@ def test_signature_method_keeps_only_true_pairs_and_most_of_them(tmp_path):
     docs = planted_corpus(n_base=30, variants=4, seed=12)
     write_folder(tmp_path / "c", docs)
     expected = reference.brute_force_pairs({f"{n}.txt": t for n, t in docs.items()}, 5, 0.8)
-    got = {(r["id_a"], r["id_b"]) for r in dedup.run(tmp_path / "c", 0.8, shingle_size=5, method="signature").to_pylist()}
+    got = {
+        (r["id_a"], r["id_b"]) for r in dedup.run(tmp_path / "c", 0.8, shingle_size=5, method="signature").to_pylist()
+    }
     assert got <= set(expected)
     assert len(got) >= 0.5 * len(expected)
     # a pair well above the threshold has an estimate above it too (s.d. ~0.03 at 128 permutations)
@@ -66,7 +68,9 @@ def test_signature_method_keeps_only_true_pairs_and_most_of_them(tmp_path):
 
 
 def test_method_is_recorded_and_validated(tmp_path, tiny_corpus):
-    result = CliRunner().invoke(app, ["run", str(tiny_corpus), "--method", "exact", "-q", "--db", str(tmp_path / "r.db")])
+    result = CliRunner().invoke(
+        app, ["run", str(tiny_corpus), "--method", "exact", "-q", "--db", str(tmp_path / "r.db")]
+    )
     assert result.exit_code == 0, result.output
     with duckdb.connect(str(tmp_path / "r.db"), read_only=True) as con:
         assert rows(con, "select options->>'method' from runs") == [("exact",)]
