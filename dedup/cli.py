@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from . import __version__
+from .choices import Keep
 from .errors import DedupError
 from .hashing import DEFAULT_SEED
 
@@ -93,11 +94,16 @@ def run(
     threads: Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")] = None,
     memory_limit: Annotated[Optional[str], typer.Option(help="DuckDB memory limit, e.g. 2GB.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary on stderr.")] = False,
+    keep: Annotated[Keep, typer.Option(help="Survivor of a cluster: first, min-id, longest, shortest.")] = Keep.first,
+    write_deduplicated: Annotated[
+        Optional[Path], typer.Option(help="Write the input minus the dropped duplicates here, in the input's form.")
+    ] = None,
 ) -> None:
     """Find every pair of documents whose exact Jaccard similarity is at least the threshold.
 
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
+    from .deduplicated import finish_run, index_database
     from .output import check_writable, write_table
     from .pipeline import execute
     from .report import print_summary, stage_progress
@@ -124,8 +130,9 @@ def run(
         )
         if output is not None:
             check_writable(output)
-        with stage_progress(stderr, quiet) as progress:
+        with stage_progress(stderr, quiet) as progress, index_database(settings, write_deduplicated) as settings:
             result = execute(settings, progress)
+            dropped = finish_run(settings, keep, write_deduplicated)
         if output is not None:
             write_table(result.pairs, output)
         else:
@@ -134,6 +141,10 @@ def run(
         fail(error)
     if not quiet:
         print_summary(stderr, result, settings, output)
+        if dropped is not None:
+            stderr.print(f"clusters: {dropped} documents to drop (--keep {keep.value})", markup=False)
+        if write_deduplicated is not None:
+            stderr.print(f"wrote the deduplicated input to {write_deduplicated}", markup=False)
 
 
 @app.command()
@@ -195,7 +206,6 @@ def print_table(table: object, output_format: TableFormat) -> None:
 
     writers = {TableFormat.table: write_text_table, TableFormat.csv: write_csv, TableFormat.jsonl: write_jsonl}
     writers[output_format](table, sys.stdout)  # type: ignore[arg-type]
-from . import (
-    cli_eval,  # noqa: E402,F401
-    cli_params,  # noqa: E402,F401
-)
+from . import cli_index  # noqa: E402,F401
+from . import cli_params  # noqa: E402,F401
+from . import cli_eval  # noqa: E402,F401

@@ -32,3 +32,43 @@ def test_quickstart_output_is_what_the_readme_shows(monkeypatch):
     shown = readme.split("## Quickstart")[1].split("\n```\nid_a")[1].split("```")[0]
     shown = "id_a" + shown
     assert result.stdout == shown
+
+
+def index_section_commands() -> list[tuple[str, str]]:
+    """($ command, shown output) from the console blocks of the README's index section."""
+    readme = (REPO / "README.md").read_text()
+    section = readme.split("## Index, clusters and exports")[1].split("\n## ")[0]
+    steps = []
+    for block in re.findall(r"```console\n(.+?)```", section, flags=re.S):
+        for chunk in re.split(r"^\$ ", block, flags=re.M)[1:]:
+            command, _, shown = chunk.partition("\n")
+            steps.append((command, shown))
+    return steps
+
+
+def test_index_section_shows_real_output(tmp_path, monkeypatch):
+    import shlex
+
+    (tmp_path / "data").symlink_to(REPO / "data")
+    monkeypatch.chdir(tmp_path)
+    steps = index_section_commands()
+    assert len(steps) >= 12
+    for command, shown in steps:
+        words = shlex.split(command)
+        pipe = None
+        if "|" in words:  # only `... | head -N` or `... | tail -N`
+            words, pipe = words[: words.index("|")], words[words.index("|") + 1 :]
+            assert pipe[0] in ("head", "tail"), command
+        if words[0] == "cat":
+            output = (tmp_path / words[1]).read_text()
+        elif words[0] == "head":
+            output = "".join((tmp_path / words[2]).read_text().splitlines(keepends=True)[: int(words[1][1:])])
+        else:
+            assert words[0] == "dedup", command
+            result = CliRunner().invoke(app, words[1:])
+            assert result.exit_code == 0, (command, result.stderr)
+            output = result.stdout
+        if pipe is not None:
+            lines, n = output.splitlines(keepends=True), int(pipe[1][1:])
+            output = "".join(lines[:n] if pipe[0] == "head" else lines[-n:])
+        assert output == shown, command

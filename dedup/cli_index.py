@@ -1,0 +1,226 @@
+"""Commands on the database a run leaves with --db: clusters, exports, explain, buckets, the living index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .choices import Keep, What
+from .cli import ShingleType, TableFormat, app, fail, print_table, stderr
+from .errors import DedupError, UsageError
+
+Db = Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")]
+
+
+@app.command()
+def clusters(
+    db: Db,
+    keep: Annotated[
+        Keep, typer.Option(help="Survivor of each cluster: first, min-id, longest, shortest.")
+    ] = Keep.first,
+    output_format: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
+) -> None:
+    """(Re)build the clusters table (connected components of the pairs) and print clusters of 2 or more.
+
+    Example: dedup clusters run.duckdb --keep longest
+    """
+    from .export import export_table
+    from .index import open_index
+
+    try:
+        with open_index(db) as con:
+            table = export_table(con, What.clusters, keep)
+    except DedupError as error:
+        fail(error)
+    print_table(table, output_format)
+
+
+@app.command()
+def export(
+    db: Db,
+    what: Annotated[
+        What, typer.Option("--what", help="pairs, clusters, duplicates (to drop), survivors (kept), adjacency.")
+    ],
+    output: Annotated[Path, typer.Option("--output", "-o", help="A .csv, .parquet, .jsonl or .json file.")],
+    keep: Annotated[
+        Optional[Keep], typer.Option(help="Rebuild clusters with this survivor rule [default: as built, else first].")
+    ] = None,
+) -> None:
+    """Export pairs, clusters, the duplicates to drop, the survivors, or an adjacency list.
+
+    Example: dedup export run.duckdb --what adjacency --output similar.json
+    """
+    from .export import export_format, export_table, write_export
+    from .index import open_index
+
+    try:
+        export_format(output)
+        with open_index(db) as con:
+            table = export_table(con, what, keep)
+        write_export(table, output, what)
+    except DedupError as error:
+        fail(error)
+    stderr.print(f"wrote {table.num_rows} rows ({what.value}) to {output}", markup=False)
+
+
+@app.command()
+def explain(
+    db: Db,
+    id_a: Annotated[str, typer.Argument(help="Id of the first document.")],
+    id_b: Annotated[str, typer.Argument(help="Id of the second document.")],
+    examples: Annotated[int, typer.Option(help="Example shingles of each kind.")] = 3,
+) -> None:
+    """Why two documents were (or were not) paired: shingles, Jaccard, bands that collided, stage.
+
+    Example: dedup explain run.duckdb g0pE_taska.txt orig_taska.txt
+    """
+    from .explain import explain_pair, format_explanation
+    from .index import open_index
+
+    try:
+        with open_index(db, read_only=True) as con:
+            explanation = explain_pair(con, id_a, id_b, examples)
+    except DedupError as error:
+        fail(error)
+    typer.echo(format_explanation(explanation))
+
+
+@app.command()
+def buckets(
+    db: Db,
+    top: Annotated[int, typer.Option(help="How many of the largest buckets to list.")] = 10,
+    samples: Annotated[int, typer.Option(help="Sample document ids per bucket.")] = 3,
+) -> None:
+    """Bucket sizes per band and the largest buckets with sample documents (boilerplate shows here).
+
+    Example: dedup buckets run.duckdb --top 5
+    """
+    from .buckets import bucket_sizes, largest_buckets
+    from .index import open_index
+    from .output import write_text_table
+
+    try:
+        with open_index(db, read_only=True) as con:
+            per_band = bucket_sizes(con)
+            largest = largest_buckets(con, top, samples)
+    except DedupError as error:
+        fail(error)
+    import sys
+
+    write_text_table(per_band, sys.stdout, digits=3)
+    typer.echo("")
+    write_text_table(largest, sys.stdout)
+
+
+@app.command()
+def query(
+    db: Db,
+    text: Annotated[Optional[str], typer.Option(help="The text of the query document.")] = None,
+    file: Annotated[Optional[Path], typer.Option(help="A file holding the query document.", exists=True)] = None,
+    doc_id: Annotated[Optional[str], typer.Option("--id", help="The id of a document of the index.")] = None,
+    min_jaccard: Annotated[
+        Optional[float], typer.Option(help="Smallest exact Jaccard to report [default: the index threshold].")
+    ] = None,
+    min_bands: Annotated[int, typer.Option(help="Candidates must share at least this many band buckets.")] = 1,
+    output_format: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
+) -> None:
+    """The documents of the index similar to one document, with exact Jaccard, without a new run.
+
+    Example: dedup query run.duckdb --id g0pE_taska.txt --min-jaccard 0.5
+    """
+    from .index import open_index
+    from .query import query_index
+
+    given = [value for value in (text, file, doc_id) if value is not None]
+    if len(given) != 1:
+        fail(UsageError("give exactly one of --text, --file or --id"))
+    try:
+        if file is not None:
+            from .corpus import decode
+
+            text = decode(file.read_bytes())[0]
+        with open_index(db, read_only=True) as con:
+            table = query_index(con, text=text, doc_id=doc_id, min_jaccard=min_jaccard, min_bands=min_bands)
+    except DedupError as error:
+        fail(error)
+    print_table(table, output_format)
+
+
+@app.command()
+def add(
+    db: Db,
+    inputs: Annotated[
+        list[Path], typer.Argument(help="Folders, text files, or tables, read as `dedup run` reads them.")
+    ],
+    replace: Annotated[bool, typer.Option("--replace", help="Replace documents whose id is already indexed.")] = False,
+    keep: Annotated[Keep, typer.Option(help="Survivor rule for the rebuilt clusters.")] = Keep.first,
+    shingle_type: Annotated[Optional[ShingleType], typer.Option(help="Must match the index if given.")] = None,
+    shingle_size: Annotated[Optional[int], typer.Option("--shingle-size", "-k", help="Must match the index.")] = None,
+    num_perm: Annotated[Optional[int], typer.Option(help="Must match the index if given.")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Must match the index if given.")] = None,
+    bands: Annotated[Optional[int], typer.Option(help="Must match the index if given.")] = None,
+    threshold: Annotated[Optional[float], typer.Option("--threshold", "-t", help="Must match the index.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")] = False,
+) -> None:
+    """Add documents to an index: only new ones are shingled and hashed; pairs as a run on the union.
+
+    Example: dedup add run.duckdb more_documents/
+    """
+    from .index import add_documents, open_index
+
+    requested = {
+        "shingle_type": shingle_type.value if shingle_type is not None else None,
+        "shingle_size": shingle_size,
+        "num_perm": num_perm,
+        "seed": seed,
+        "bands": bands,
+        "threshold": threshold,
+    }
+    try:
+        with open_index(db) as con:
+            report = add_documents(con, tuple(inputs), replace=replace, keep=keep, requested=requested)
+    except DedupError as error:
+        fail(error)
+    if not quiet:
+        stderr.print(report, markup=False)
+
+
+@app.command()
+def remove(
+    db: Db,
+    ids: Annotated[list[str], typer.Argument(help="Ids of the documents to remove.")],
+    keep: Annotated[Keep, typer.Option(help="Survivor rule for the rebuilt clusters.")] = Keep.first,
+) -> None:
+    """Remove documents (and their pairs) from an index.
+
+    Example: dedup remove run.duckdb g0pA_taska.txt g0pB_taska.txt
+    """
+    from .index import open_index, remove_documents
+
+    try:
+        with open_index(db) as con:
+            removed = remove_documents(con, ids, keep=keep)
+    except DedupError as error:
+        fail(error)
+    stderr.print(f"removed {removed} documents", markup=False)
+
+
+@app.command("list")
+def list_documents(
+    db: Db,
+    output_format: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
+) -> None:
+    """List the documents of an index with their shingle, pair and cluster counts.
+
+    Example: dedup list run.duckdb --format csv
+    """
+    from .index import document_list, open_index
+
+    try:
+        with open_index(db, read_only=True) as con:
+            table = document_list(con)
+    except DedupError as error:
+        fail(error)
+    print_table(table, output_format)

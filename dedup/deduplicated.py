@@ -1,0 +1,128 @@
+"""Writing the input back without the dropped documents, in the input's own form."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .choices import Keep
+from .clusters import build_clusters
+from .corpus import TABLE_EXTENSIONS, UTF8_BOM, _load_table, _walk
+from .database import connect
+from .errors import UsageError
+from .output import write_table
+from .settings import Settings
+
+
+def dropped_ids(con: duckdb.DuckDBPyConnection) -> set[object]:
+    rows = con.execute("select id from clusters where not is_survivor").fetchall()
+    return {row[0] for row in rows}
+
+
+def check_target(settings: Settings, out: Path) -> None:
+    """Refuse a target that cannot be written before any work is done."""
+    if len(settings.inputs) != 1:
+        raise UsageError("--write-deduplicated takes exactly one input (a folder, a --lines file or a table)")
+    source = settings.inputs[0]
+    if out.resolve() == source.resolve():
+        raise UsageError("--write-deduplicated must not overwrite the input")
+    if out.exists():
+        raise UsageError(f"{out} exists already; --write-deduplicated writes a new file or folder")
+    if not out.parent.exists():
+        raise UsageError(f"folder of the output does not exist: {out.parent}")
+    is_table = not source.is_dir() and not settings.lines and source.suffix.lower() in TABLE_EXTENSIONS
+    if is_table and out.suffix.lower() not in (".csv", ".parquet", ".jsonl", ".ndjson"):
+        raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
+
+
+def write_deduplicated_input(con: duckdb.DuckDBPyConnection, settings: Settings, out: Path, keep: Keep | str) -> int:
+    """Write the input minus the dropped documents to `out`; return how many documents were dropped.
+
+    A folder becomes a folder with the same relative paths (files that were skipped, e.g.
+    binary ones, are copied too: only dropped documents are left out); a `--lines` file becomes
+    a file of the kept lines, byte for byte; a table becomes a table with all its columns.
+    """
+    check_target(settings, out)
+    source = settings.inputs[0]
+    build_clusters(con, keep)
+    dropped = dropped_ids(con)
+    if source.is_dir():
+        _write_folder(source, out, dropped, settings.include_hidden)
+    elif settings.lines:
+        _write_lines(source, out, dropped)
+    elif source.suffix.lower() in TABLE_EXTENSIONS:
+        _write_table(source, out, dropped, settings)
+    else:  # one file is one document: it has nothing to be a duplicate of
+        shutil.copyfile(source, out)
+    return len(dropped)
+
+
+def _write_folder(source: Path, out: Path, dropped: set[object], include_hidden: bool) -> None:
+    out.mkdir()
+    for relative, path, reason in _walk(source, include_hidden):
+        if relative in dropped or relative.endswith("/") or (reason is not None and not path.is_file()):
+            continue
+        target = out / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
+
+
+def _write_lines(source: Path, out: Path, dropped: set[object]) -> None:
+    """Keep the bytes of every line whose number was not dropped, with its own line ending."""
+    data = source.read_bytes()
+    bom = data.startswith(UTF8_BOM)
+    lines = data[len(UTF8_BOM) if bom else 0 :].split(b"\n")
+    final_newline = bool(lines) and lines[-1] == b""
+    if final_newline:
+        lines.pop()
+    kept = [line for number, line in enumerate(lines, start=1) if number not in dropped]
+    body = b"\n".join(kept) + (b"\n" if final_newline and kept else b"")
+    out.write_bytes((UTF8_BOM if bom else b"") + body)
+
+
+def _write_table(source: Path, out: Path, dropped: set[object], settings: Settings) -> None:
+    table = _load_table(source)
+    id_name = settings.id_column or ("id" if "id" in table.column_names else None)
+    if id_name is not None:
+        ids = table.column(id_name)
+        drop = pa.array(sorted(dropped, key=str), ids.type) if dropped else pa.array([], ids.type)
+        mask = pc.invert(pc.is_in(ids, value_set=drop))
+    else:
+        mask = pa.array([number not in dropped for number in range(1, table.num_rows + 1)])
+    write_table(table.filter(mask), out)
+
+
+@contextmanager
+def index_database(settings: Settings, write_deduplicated: Path | None) -> Iterator[Settings]:
+    """The run's settings, with a temporary database when the deduplicated input needs one."""
+    if write_deduplicated is not None:
+        check_target(settings, write_deduplicated)
+    if write_deduplicated is None or settings.db is not None:
+        yield settings
+        return
+    with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
+        yield settings.replace(db=Path(folder) / "run.duckdb")
+
+
+def finish_run(settings: Settings, keep: Keep | str, write_deduplicated: Path | None) -> int | None:
+    """After a run with a database: build its clusters and write the deduplicated input if asked.
+
+    Returns the number of documents to drop, or None when the run kept no database.
+    """
+    if settings.db is None:
+        return None
+    con = connect(settings.db, settings)
+    try:
+        if write_deduplicated is not None:
+            return write_deduplicated_input(con, settings, write_deduplicated, keep)
+        build_clusters(con, keep)
+        return len(dropped_ids(con))
+    finally:
+        con.close()

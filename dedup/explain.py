@@ -1,0 +1,172 @@
+"""Why two documents were or were not paired: shingles, Jaccard, band collisions, the deciding stage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import duckdb
+
+from .errors import DedupError, UsageError
+from .index import doc_ids_of, index_settings
+from .queries import compile_query
+from .stages import parameter_values, used_parameters
+
+
+@dataclass
+class Explanation:
+    id_a: str
+    id_b: str
+    shingles_a: int
+    shingles_b: int
+    shared: int
+    jaccard: float
+    estimate: float | None
+    threshold: float
+    bands: int
+    rows: int
+    collided_bands: list[int]
+    probability_none: float  # P(no band collides | J = jaccard) = (1 - J^r)^b
+    stage: str
+    shared_examples: list[str] = field(default_factory=list)
+    only_a_examples: list[str] = field(default_factory=list)
+    only_b_examples: list[str] = field(default_factory=list)
+
+    @property
+    def only_a(self) -> int:
+        return self.shingles_a - self.shared
+
+    @property
+    def only_b(self) -> int:
+        return self.shingles_b - self.shared
+
+
+def explain_pair(con: duckdb.DuckDBPyConnection, id_a: str, id_b: str, examples: int = 3) -> Explanation:
+    settings = index_settings(con)
+    if id_a == id_b:
+        raise UsageError("give two different ids")
+    found = doc_ids_of(con, [id_a, id_b])
+    for given in (id_a, id_b):
+        if given not in found:
+            raise DedupError(f"no document with id {given!r} in the index")
+    (id_a, doc_a), (id_b, doc_b) = sorted(((i, found[i]) for i in (id_a, id_b)), key=lambda item: item[1])
+    values = {"doc_a": doc_a, "doc_b": doc_b}
+    counts = con.execute(
+        """
+        select
+            (select count(*) from shingles where doc_id = $doc_a),
+            (select count(*) from shingles where doc_id = $doc_b),
+            (select count(*) from shingles as a join shingles as b on a.fingerprint = b.fingerprint
+             where a.doc_id = $doc_a and b.doc_id = $doc_b)
+        """,
+        values,
+    ).fetchall()[0]
+    n_a, n_b, shared = counts
+    union = n_a + n_b - shared
+    jaccard = shared / union if union else 0.0
+    signatures = con.execute(
+        "select * exclude (doc_id, n_shingles) from signatures where doc_id in ($doc_a, $doc_b)", values
+    )
+    signature_rows = signatures.fetchall()
+    estimate = None
+    if len(signature_rows) == 2:
+        estimate = sum(x == y for x, y in zip(*signature_rows)) / settings.num_perm
+    collided = [
+        row[0]
+        for row in con.execute(
+            """
+            select a.band from band_hashes as a join band_hashes as b on a.band = b.band and a.bucket = b.bucket
+            where a.doc_id = $doc_a and b.doc_id = $doc_b order by a.band
+            """,
+            values,
+        ).fetchall()
+    ]
+    banding = settings.banding
+    explanation = Explanation(
+        id_a=id_a,
+        id_b=id_b,
+        shingles_a=n_a,
+        shingles_b=n_b,
+        shared=shared,
+        jaccard=jaccard,
+        estimate=estimate,
+        threshold=settings.threshold,
+        bands=banding.bands,
+        rows=banding.rows,
+        collided_bands=collided,
+        probability_none=(1.0 - jaccard**banding.rows) ** banding.bands,
+        stage=_stage(con, doc_a, doc_b, n_a, n_b, settings.threshold, collided),
+    )
+    _add_examples(con, explanation, doc_a, doc_b, examples, parameter_values(settings), settings.shingle_type)
+    return explanation
+
+
+def _stage(
+    con: duckdb.DuckDBPyConnection, doc_a: int, doc_b: int, n_a: int, n_b: int, threshold: float, collided: list[int]
+) -> str:
+    if not n_a or not n_b:
+        return "never compared: a document without shingles (empty) is never paired"
+    values = {"doc_a": doc_a, "doc_b": doc_b}
+    in_pairs = con.execute(
+        "select count(*) from pairs where (doc_id_a, doc_id_b) in (($doc_a, $doc_b), ($doc_b, $doc_a))", values
+    ).fetchall()[0][0]
+    if in_pairs:
+        return f"kept: candidate, verified, in pairs (Jaccard >= {threshold})"
+    verified = con.execute(
+        "select jaccard from verified where doc_id_a = $doc_a and doc_id_b = $doc_b", values
+    ).fetchall()
+    if verified:
+        return f"dropped at verification: a candidate, but exact Jaccard {verified[0][0]:.6f} < {threshold}"
+    if collided:
+        return "not a candidate although bands collided: the index is out of date (add or run again)"
+    return "dropped at candidates: no band collided, so the pair was never compared"
+
+
+def _add_examples(
+    con: duckdb.DuckDBPyConnection,
+    explanation: Explanation,
+    doc_a: int,
+    doc_b: int,
+    examples: int,
+    values: dict[str, object],
+    shingle_type: str,
+) -> None:
+    if examples <= 0:
+        return
+    sql = compile_query(f"shingle_texts_{shingle_type}")
+    values = {**values, "doc_id_a": doc_a, "doc_id_b": doc_b}
+    rows = con.execute(sql, {name: values[name] for name in used_parameters(sql)}).fetchall()
+    texts: dict[int, dict[int, str]] = {doc_a: {}, doc_b: {}}
+    for doc_id, fingerprint, shingle in rows:
+        texts[doc_id][fingerprint] = shingle
+    a, b = texts[doc_a], texts[doc_b]
+    # In fingerprint order: a fixed, well-spread sample rather than the first lines of a text.
+    explanation.shared_examples = [a[f] for f in sorted(a.keys() & b.keys())[:examples]]
+    explanation.only_a_examples = [a[f] for f in sorted(a.keys() - b.keys())[:examples]]
+    explanation.only_b_examples = [b[f] for f in sorted(b.keys() - a.keys())[:examples]]
+
+
+def format_explanation(e: Explanation) -> str:
+    estimate = "n/a" if e.estimate is None else f"{e.estimate:.6f}"
+    if e.collided_bands:
+        bands = f"{len(e.collided_bands)} of {e.bands} bands collided: {', '.join(map(str, e.collided_bands))}"
+    else:
+        bands = (
+            f"no band of {e.bands} collided; at Jaccard {e.jaccard:.6f} that happens with probability "
+            f"(1 - J^{e.rows})^{e.bands} = {e.probability_none:.6f}"
+        )
+    lines = [
+        f"a: {e.id_a}  ({e.shingles_a} shingles)",
+        f"b: {e.id_b}  ({e.shingles_b} shingles)",
+        f"shared: {e.shared}  only in a: {e.only_a}  only in b: {e.only_b}",
+        f"jaccard: {e.jaccard:.6f} exact, {estimate} estimated (equal MinHash values)",
+        f"bands: {bands}",
+        f"stage: {e.stage}",
+    ]
+    for title, shingles in (
+        ("shared shingles", e.shared_examples),
+        ("only in a", e.only_a_examples),
+        ("only in b", e.only_b_examples),
+    ):
+        if shingles:
+            lines.append(f"{title}: " + ", ".join(repr(s) for s in shingles))
+    return "\n".join(lines)

@@ -1,0 +1,21 @@
+-- query:  clusters
+-- reads:  cluster_labels(doc_id, label), documents(doc_id, id, position, text)
+-- writes: clusters(doc_id, id, cluster_id, cluster_size, is_survivor)
+-- params: (none)
+-- One row per document: its connected component (cluster_id = smallest doc_id in it), the size
+-- of the component, and whether it is the one document kept. The survivor is the first document
+-- of the component by the --keep rule, ties broken by id, so the choice is deterministic.
+create or replace table clusters as
+with ranked as (
+    select
+        d.doc_id,
+        d.id,
+        l.label as cluster_id,
+        count(*) over (partition by l.label) as cluster_size,
+        row_number() over (partition by l.label order by {{ keep_order }}, d.id) as rank
+    from documents as d
+    join cluster_labels as l on l.doc_id = d.doc_id
+)
+select doc_id, id, cluster_id, cluster_size, rank = 1 as is_survivor
+from ranked
+order by doc_id

@@ -1,0 +1,113 @@
+"""Clusters: connected components equal a union-find; survivors follow each --keep rule."""
+
+from __future__ import annotations
+
+import duckdb
+import pyarrow as pa
+import pytest
+from corpora import planted_corpus
+from indexing import make_index, rows
+
+from dedup.choices import Keep
+from dedup.clusters import build_clusters
+
+
+def union_find(ids: list[object], edges: list[tuple[object, object]]) -> set[frozenset]:
+    parent = {i: i for i in ids}
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in edges:
+        parent[find(a)] = find(b)
+    groups: dict[object, set] = {}
+    for i in ids:
+        groups.setdefault(find(i), set()).add(i)
+    return {frozenset(g) for g in groups.values()}
+
+
+def components(db_rows: list[tuple]) -> set[frozenset]:
+    groups: dict[object, set] = {}
+    for doc, cluster in db_rows:
+        groups.setdefault(cluster, set()).add(doc)
+    return {frozenset(g) for g in groups.values()}
+
+
+def test_clusters_equal_union_find_on_the_pairs(tmp_path):
+    docs = planted_corpus(40, 4, seed=11)
+    db = make_index(tmp_path, docs, "index", "--threshold", "0.5")
+    con = duckdb.connect(str(db))
+    build_clusters(con, Keep.first)
+    pairs = con.execute("select id_a, id_b from pairs").fetchall()
+    got = components(con.execute("select id, cluster_id from clusters").fetchall())
+    survivors = con.execute("select cluster_id, count(*) from clusters where is_survivor group by all").fetchall()
+    con.close()
+    assert len(pairs) > 40
+    assert got == union_find(sorted(docs), pairs)
+    assert all(count == 1 for _, count in survivors) and len(survivors) == len(got)
+
+
+def hand_built(con, texts: dict[int, str], edges: list[tuple[int, int]], ids: dict[int, str] | None = None) -> None:
+    """documents/signatures/pairs built by hand: doc_id = key, position = reverse doc_id order."""
+    ids = ids or {d: f"id{d:05d}" for d in texts}
+    n = len(texts)
+    con.register(
+        "hand_documents",
+        pa.table(
+            {
+                "doc_id": list(texts),
+                "id": [ids[d] for d in texts],
+                "position": [n - i for i in range(n)],
+                "text": list(texts.values()),
+                "norm": list(texts.values()),
+            }
+        ),
+    )
+    con.execute("create table documents as select * from hand_documents").fetchall()
+    con.execute("create table signatures as select doc_id, 1 as n_shingles from documents").fetchall()
+    con.register("hand_pairs", pa.table({"doc_id_a": [a for a, _ in edges], "doc_id_b": [b for _, b in edges]}))
+    con.execute("create table pairs as select * from hand_pairs").fetchall()
+
+
+def test_a_long_path_converges_in_few_rounds(con):
+    n = 2000
+    hand_built(con, {d: f"text {d}" for d in range(1, n + 1)}, [(d, d + 1) for d in range(1, n)])
+    rounds = build_clusters(con)
+    assert con.execute("select count(distinct cluster_id), min(cluster_id) from clusters").fetchall() == [(1, 1)]
+    assert rounds <= 40  # pointer jumping: logarithmic, not 2000 rounds
+
+
+def test_exact_duplicates_cluster_without_pairs(con):
+    """A text repeated many times clusters through its normalized text even if pairs lack its couples."""
+    texts = {d: "the same boilerplate" for d in range(1, 3001)}
+    texts[3001] = "something else"
+    hand_built(con, texts, [])
+    build_clusters(con)
+    sizes = con.execute("select cluster_size, count(*) from clusters group by all order by 1").fetchall()
+    assert sizes == [(1, 1), (3000, 3000)]
+
+
+@pytest.mark.parametrize(
+    ("keep", "survivor"),
+    [
+        (Keep.first, "e"),  # positions run in reverse doc_id order: doc 5 ('e') comes first
+        (Keep.min_id, "a"),
+        (Keep.longest, "b"),  # b and d are longest (6 characters): tie broken by id
+        (Keep.shortest, "c"),
+    ],
+)
+def test_survivor_follows_each_rule(con, keep, survivor):
+    texts = {1: "xxxx", 2: "xxxxxx", 3: "xx", 4: "yyyyyy", 5: "yyy"}
+    ids = {1: "a", 2: "b", 3: "c", 4: "d", 5: "e"}
+    hand_built(con, texts, [(1, 2), (2, 3), (3, 4), (4, 5)], ids)
+    build_clusters(con, keep)
+    assert con.execute("select id from clusters where is_survivor").fetchall() == [(survivor,)]
+
+
+def test_run_with_db_builds_clusters_with_the_keep_rule(tmp_path):
+    docs = {"b": "one two three four five six", "a": "one two three four five six!", "c": "unrelated words"}
+    db = make_index(tmp_path, docs, "index", "--keep", "min-id", "--threshold", "0.5")
+    assert rows(db, "select id from clusters where is_survivor order by id") == [("a",), ("c",)]

@@ -1,0 +1,173 @@
+"""explain's figures equal a recomputation; query equals a scan; buckets add up."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+import reference
+from corpora import planted_corpus
+from indexing import invoke, make_index, rows
+from typer.testing import CliRunner
+
+from dedup.cli import app
+from dedup.explain import explain_pair
+from dedup.hashing import bucket_constants
+from dedup.index import index_settings
+from dedup.query import query_index
+
+MASK = 2**64 - 1
+
+
+def buckets_of(text: str, kind: str, k: int, bands: int, rows_: int, num_perm: int = 128) -> list[int]:
+    """The reference band buckets: xor over the band's rows of mh * c_j (mod 2^64)."""
+    sig = reference.signature(reference.shingles(text, k, kind), 1, num_perm)
+    constants = bucket_constants(rows_)
+    result = []
+    for band in range(bands):
+        bucket = 0
+        for j in range(rows_):
+            bucket ^= (sig[band * rows_ + j] * constants[j]) & MASK
+        result.append(bucket)
+    return result
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("planted")
+    docs = planted_corpus(25, 3, seed=21)
+    db = make_index(tmp_path, docs, "index", "--threshold", "0.5", "--shingle-type", "word", "-k", "2")
+    return docs, db
+
+
+@pytest.mark.parametrize("kind,k", [("char", 9), ("word", 2)])
+def test_explain_equals_recomputation(tmp_path, kind, k):
+    docs = planted_corpus(6, 3, seed=4)
+    db = make_index(tmp_path, docs, "index", "--threshold", "0.5", "--shingle-type", kind, "-k", str(k))
+    con = duckdb.connect(str(db), read_only=True)
+    settings = index_settings(con)
+    b, r = settings.banding.bands, settings.banding.rows
+    for id_a, id_b in [("d0001", "d0001v0"), ("d0001v2", "d0001v1"), ("d0002", "d0003")]:
+        e = explain_pair(con, id_a, id_b, examples=4)
+        a, bset = reference.shingles(docs[e.id_a], k, kind), reference.shingles(docs[e.id_b], k, kind)
+        assert (e.shingles_a, e.shingles_b, e.shared) == (len(a), len(bset), len(a & bset))
+        assert e.jaccard == pytest.approx(reference.jaccard(a, bset), abs=1e-12)
+        sa, sb = reference.signature(a, 1, 128), reference.signature(bset, 1, 128)
+        assert e.estimate == sum(x == y for x, y in zip(sa, sb)) / 128
+        ba, bb = buckets_of(docs[e.id_a], kind, k, b, r), buckets_of(docs[e.id_b], kind, k, b, r)
+        assert e.collided_bands == [band for band in range(b) if ba[band] == bb[band]]
+        assert e.probability_none == pytest.approx((1 - e.jaccard**r) ** b)
+        assert set(e.shared_examples) <= a & bset and len(e.shared_examples) == min(4, len(a & bset))
+        assert set(e.only_a_examples) <= a - bset and set(e.only_b_examples) <= bset - a
+        in_pairs = rows(
+            db, f"select count(*) from pairs where '{e.id_a}' in (id_a, id_b) and '{e.id_b}' in (id_a, id_b)"
+        )
+        assert e.stage.startswith("kept") == bool(in_pairs[0][0])
+        if not e.collided_bands:
+            assert e.stage.startswith("dropped at candidates")
+    con.close()
+
+
+def test_explain_cli_and_errors(planted):
+    _, db = planted
+    out = invoke("explain", db, "d0001", "d0001v0").stdout
+    assert "jaccard:" in out and "stage:" in out and "shared shingles:" in out
+    result = CliRunner().invoke(app, ["explain", str(db), "d0001", "missing"])
+    assert result.exit_code == 1 and "missing" in result.stderr
+
+
+def test_query_by_id_equals_the_pairs_of_that_document(planted):
+    docs, db = planted
+    con = duckdb.connect(str(db), read_only=True)
+    for doc_id in ("d0003", "d0010v1", "d0020v2"):
+        got = query_index(con, doc_id=doc_id).to_pylist()
+        expected = rows(
+            db,
+            f"""select if(id_a = '{doc_id}', id_b, id_a) as other, jaccard from pairs
+                where '{doc_id}' in (id_a, id_b) order by jaccard desc, other""",
+        )
+        assert [(row["id"], row["jaccard"]) for row in got] == expected
+    con.close()
+
+
+@pytest.mark.parametrize("min_bands", [1, 3])
+def test_query_by_text_equals_a_scan(planted, min_bands):
+    docs, db = planted
+    con = duckdb.connect(str(db), read_only=True)
+    settings = index_settings(con)
+    b, r = settings.banding.bands, settings.banding.rows
+    text = docs["d0007"].replace(docs["d0007"].split()[3], "changed") + " and one more"
+    query_buckets = buckets_of(text, "word", 2, b, r)
+    query_set = reference.shingles(text, 2, "word")
+    got = [
+        (row["id"], row["jaccard"], row["shared_bands"])
+        for row in query_index(con, text=text, min_jaccard=0.2, min_bands=min_bands).to_pylist()
+    ]
+    con.close()
+    stored = {}
+    for doc_id, band, bucket in rows(db, "select d.id, band, bucket from band_hashes join documents d using (doc_id)"):
+        stored.setdefault(doc_id, {})[band] = bucket
+    expected = []
+    for doc_id, doc_text in docs.items():
+        shared = sum(stored[doc_id][band] == query_buckets[band] for band in range(b))
+        j = reference.jaccard(query_set, reference.shingles(doc_text, 2, "word"))
+        if shared >= min_bands and j >= 0.2:
+            expected.append((doc_id, j, shared))
+    expected.sort(key=lambda item: (-item[1], item[0]))
+    assert len(expected) >= 2
+    assert [(i, round(j, 12), s) for i, j, s in got] == [(i, round(j, 12), s) for i, j, s in expected]
+
+
+def test_query_cli(planted, tmp_path):
+    docs, db = planted
+    query_file = tmp_path / "q.txt"
+    query_file.write_text(docs["d0005"])
+    out = invoke("query", db, "--file", query_file, "--format", "csv").stdout.splitlines()
+    assert out[0] == "id,jaccard,shared_bands" and out[1].startswith("d0005,1.0,")
+    result = CliRunner().invoke(app, ["query", str(db), "--text", "x", "--id", "d0005"])
+    assert result.exit_code == 2 and "exactly one" in result.stderr
+    result = CliRunner().invoke(app, ["query", str(db), "--text", "x", "--min-bands", "0"])
+    assert result.exit_code == 2
+
+
+def test_buckets_add_up(planted):
+    docs, db = planted
+    out = invoke("buckets", db, "--top", "3").stdout
+    con = duckdb.connect(str(db), read_only=True)
+    from dedup.buckets import bucket_sizes, largest_buckets
+
+    per_band = bucket_sizes(con).to_pylist()
+    largest = largest_buckets(con, 3, 2).to_pylist()
+    con.close()
+    n = len(docs)
+    for row in per_band:
+        assert row["mean_size"] * row["buckets"] == pytest.approx(n)
+        assert row["single"] + row["shared"] == row["buckets"]
+    sizes = rows(
+        db, "select count(*) from band_hashes group by band, bucket having count(*) > 1 order by 1 desc limit 3"
+    )
+    assert [row["size"] for row in largest] == [s for (s,) in sizes]
+    assert all(len(row["sample_ids"].split(", ")) == min(2, row["size"]) for row in largest)
+    assert "sample_ids" in out and "largest" in out
+
+
+@pytest.mark.parametrize("kind,k", [("char", 5), ("word", 3)])
+def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
+    """explain's shingle texts come from a copy of the shingle stage: it must give the same set."""
+    from dedup.queries import compile_query
+    from dedup.stages import parameter_values, used_parameters
+
+    long_text = " ".join(f"Wörd{i % 97} ünd {i}" for i in range(400))  # longer than one 256 piece
+    docs = {"long": long_text, "short": "tiny", "other": "Größe und Maß: ÉTÉ à Paris, naïve café " * 20}
+    db = make_index(tmp_path, docs, "index", "--shingle-type", kind, "-k", str(k))
+    con = duckdb.connect(str(db), read_only=True)
+    settings = index_settings(con)
+    values = {**parameter_values(settings), "doc_id_a": 1, "doc_id_b": 3}
+    sql = compile_query(f"shingle_texts_{kind}")
+    got = con.execute(sql, {n: values[n] for n in used_parameters(sql)}).fetchall()
+    stored = con.execute("select doc_id, fingerprint from shingles where doc_id in (1, 3)").fetchall()
+    ids = dict(con.execute("select doc_id, id from documents").fetchall())
+    con.close()
+    assert {(d, f) for d, f, _ in got} == set(stored) and len(got) == len(stored) > 300
+    for doc_id, fingerprint, shingle in got:
+        assert reference.md5_u64(shingle) == fingerprint
+        assert shingle in reference.shingles(docs[ids[doc_id]], k, kind)

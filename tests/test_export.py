@@ -1,0 +1,134 @@
+"""Every export round-trips in every format; --write-deduplicated keeps the input's form."""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+import pyarrow.csv as pcsv
+import pyarrow.json as pjson
+import pyarrow.parquet as pq
+import pytest
+from indexing import invoke, make_index, rows, write_jsonl
+from typer.testing import CliRunner
+
+from dedup.choices import What
+from dedup.cli import app
+from dedup.export import export_table
+
+DOCS = {
+    "a1": "the quick brown fox jumps over the lazy dog",
+    "a2": "the quick brown fox jumps over the lazy dog",
+    "a3": "the quick brown fox jumped over the lazy dog",
+    "b1": "pack my box with five dozen liquor jugs now",
+    "b2": "pack my box with five dozen liquor jugs, now!",
+    "c": "nothing like the others at all",
+}
+
+
+def read_back(path, what):
+    suffix = path.suffix
+    if suffix == ".json":
+        data = json.loads(path.read_text())
+        if what == "adjacency":
+            return [{"id": k, "similar": v} for k, v in data.items()]
+        return data
+    if suffix == ".parquet":
+        return pq.read_table(path).to_pylist()
+    if suffix == ".jsonl":
+        return pjson.read_json(path).to_pylist() if path.stat().st_size else []
+    table = pcsv.read_csv(path, convert_options=pcsv.ConvertOptions(strings_can_be_null=False)).to_pylist()
+    if what == "adjacency":
+        return [{**row, "similar": json.loads(row["similar"])} for row in table]
+    return table
+
+
+@pytest.mark.parametrize("what", [w.value for w in What])
+@pytest.mark.parametrize("suffix", [".csv", ".parquet", ".jsonl", ".json"])
+def test_every_export_round_trips(tmp_path, what, suffix):
+    db = make_index(tmp_path, DOCS, "index", "--threshold", "0.5", "-k", "5")
+    out = tmp_path / f"out{suffix}"
+    invoke("export", db, "--what", what, "--output", out)
+    con = duckdb.connect(str(db))
+    expected = export_table(con, what).to_pylist()
+    con.close()
+    assert expected, "every export has rows for this corpus"
+    got = read_back(out, what)
+    for row in got:  # CSV reads booleans and numbers back typed; ids stay strings here
+        for key, value in row.items():
+            if isinstance(value, float):
+                row[key] = round(value, 12)
+    for row in expected:
+        for key, value in row.items():
+            if isinstance(value, float):
+                row[key] = round(value, 12)
+    assert got == expected
+
+
+def test_export_contents(tmp_path):
+    db = make_index(tmp_path, DOCS, "index", "--threshold", "0.5", "-k", "5")
+    con = duckdb.connect(str(db))
+    adjacency = {row["id"]: row["similar"] for row in export_table(con, "adjacency").to_pylist()}
+    duplicates = export_table(con, "duplicates").to_pylist()
+    survivors = [row["id"] for row in export_table(con, "survivors").to_pylist()]
+    con.close()
+    assert adjacency == {
+        "a1": ["a2", "a3"],
+        "a2": ["a1", "a3"],
+        "a3": ["a1", "a2"],
+        "b1": ["b2"],
+        "b2": ["b1"],
+        "c": [],
+    }
+    assert duplicates == [
+        {"id": "a2", "survivor": "a1"},
+        {"id": "a3", "survivor": "a1"},
+        {"id": "b2", "survivor": "b1"},
+    ]
+    assert survivors == ["a1", "b1", "c"]
+
+
+def test_export_rejects_unknown_extension(tmp_path):
+    db = make_index(tmp_path, DOCS)
+    result = CliRunner().invoke(app, ["export", str(db), "--what", "pairs", "--output", str(tmp_path / "x.xlsx")])
+    assert result.exit_code == 2 and "cannot tell the export format" in result.stderr
+
+
+def test_write_deduplicated_folder(tmp_path):
+    folder = tmp_path / "corpus"
+    (folder / "sub").mkdir(parents=True)
+    for name, text in DOCS.items():
+        (folder / "sub" / f"{name}.txt").write_text(text)
+    (folder / "binary.bin").write_bytes(b"\x00\x01")
+    out = tmp_path / "clean"
+    invoke("run", folder, "-q", "--threshold", "0.5", "-k", "5", "--keep", "longest", "--write-deduplicated", out)
+    kept = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    # a3 ("jumped") is the longest of the a's; b2 the longest of the b's; the skipped binary stays
+    assert kept == ["binary.bin", "sub/a3.txt", "sub/b2.txt", "sub/c.txt"]
+    assert (out / "sub" / "a3.txt").read_text() == DOCS["a3"]
+
+
+def test_write_deduplicated_lines_keeps_bytes(tmp_path):
+    lines = tmp_path / "lines.txt"
+    lines.write_bytes("same line\r\nsame line\nother line \u00e9\nsame line\n".encode())
+    out = tmp_path / "out.txt"
+    invoke("run", lines, "--lines", "-q", "--write-deduplicated", out)
+    assert out.read_bytes() == "same line\r\nother line \u00e9\n".encode()
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv", ".jsonl"])
+def test_write_deduplicated_table_keeps_all_columns(tmp_path, suffix):
+    source = write_jsonl(tmp_path / "docs.jsonl", DOCS, extra=True)
+    out = tmp_path / f"clean{suffix}"
+    db = tmp_path / "run.duckdb"
+    invoke("run", source, "-q", "--threshold", "0.5", "-k", "5", "--db", db, "--write-deduplicated", out)
+    kept = read_back(out, "table")
+    assert [row["id"] for row in kept] == ["a1", "b1", "c"]
+    assert kept[1] == {"id": "b1", "text": DOCS["b1"], "source": "s0"}
+    assert rows(db, "select count(*) from clusters where not is_survivor") == [(3,)]
+
+
+def test_write_deduplicated_refuses_existing_output(tmp_path):
+    source = write_jsonl(tmp_path / "docs.jsonl", DOCS)
+    result = CliRunner().invoke(app, ["run", str(source), "-q", "--write-deduplicated", str(source)])
+    assert result.exit_code == 2 and "overwrite" in result.stderr

@@ -1,0 +1,119 @@
+"""The living index: add in batches equals one run; remove; mixed options refused; list."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from corpora import planted_corpus
+from indexing import invoke, make_index, result_tables, rows, write_jsonl
+from typer.testing import CliRunner
+
+from dedup.cli import app
+
+
+def split(docs: dict[str, str], seed: int, parts: int) -> list[dict[str, str]]:
+    """Random split, so added ids sort before, between and after the indexed ones."""
+    rng = random.Random(seed)
+    batches: list[dict[str, str]] = [{} for _ in range(parts)]
+    for doc_id, text in docs.items():
+        batches[rng.randrange(parts)][doc_id] = text
+    return batches
+
+
+@pytest.mark.parametrize("options", [(), ("--threshold", "0.5", "--shingle-type", "word", "-k", "3")])
+def test_add_in_batches_equals_one_run_on_the_union(tmp_path, options):
+    docs = planted_corpus(30, 3, seed=7)
+    docs["empty"] = ""
+    first, second, third = split(docs, seed=1, parts=3)
+    # the union in the order the batches arrive, so input positions (and --keep first) agree too
+    whole = make_index(tmp_path, {**first, **second, **third}, "whole", *options)
+    db = make_index(tmp_path, first, "batches", *options)
+    invoke("add", db, write_jsonl(tmp_path / "second.jsonl", second), "-q")
+    invoke("add", db, write_jsonl(tmp_path / "third.jsonl", third), "-q")
+    expected, got = result_tables(whole), result_tables(db)
+    assert expected["pairs"], "the corpus must have pairs for this test to mean anything"
+    for table in expected:
+        assert got[table] == expected[table], table
+    # clusters are rebuilt after each add, and equal those of the one run
+    assert rows(db, "select id, cluster_size, is_survivor from clusters order by id") == rows(
+        whole, "select id, cluster_size, is_survivor from clusters order by id"
+    )
+
+
+def test_add_refuses_existing_ids_and_other_options(tmp_path):
+    docs = planted_corpus(5, 1, seed=3)
+    db = make_index(tmp_path, docs)
+    again = write_jsonl(tmp_path / "again.jsonl", dict(list(docs.items())[:2]))
+    result = CliRunner().invoke(app, ["add", str(db), str(again)])
+    assert result.exit_code == 1 and "already" in result.stderr and "--replace" in result.stderr
+    new = write_jsonl(tmp_path / "new.jsonl", {"zzz": "some new text"})
+    result = CliRunner().invoke(app, ["add", str(db), str(new), "--shingle-size", "5"])
+    assert result.exit_code == 2 and "--shingle-size 9, not 5" in result.stderr
+    result = CliRunner().invoke(app, ["add", str(db), str(new), "--num-perm", "64"])
+    assert result.exit_code == 2 and "--num-perm 128, not 64" in result.stderr
+    assert rows(db, "select count(*) from documents") == [(len(docs),)]  # nothing was added
+
+
+def test_replace_and_remove_equal_a_run_on_the_changed_corpus(tmp_path):
+    docs = planted_corpus(12, 2, seed=5)
+    db = make_index(tmp_path, docs, "index", "--threshold", "0.6")
+    ids = sorted(docs)
+    changed = {ids[0]: docs[ids[1]], ids[5]: "a brand new text about something else entirely"}
+    invoke("add", db, write_jsonl(tmp_path / "changed.jsonl", changed), "--replace", "-q")
+    invoke("remove", db, ids[7], ids[8])
+    final = {**docs, **changed}
+    del final[ids[7]], final[ids[8]]
+    fresh = make_index(tmp_path, final, "fresh", "--threshold", "0.6")
+    expected, got = result_tables(fresh), result_tables(db)
+    for table in ("signatures", "shingles", "band_hashes", "candidates", "verified", "pairs"):
+        assert got[table] == expected[table], table
+    assert any(ids[0] in pair[:2] for pair in got["pairs"])  # the replaced text now pairs
+
+
+def test_remove_unknown_id_is_an_error_and_list_shows_counts(tmp_path):
+    docs = {"a": "the same text here", "b": "the same text here", "c": "something different"}
+    db = make_index(tmp_path, docs)
+    result = CliRunner().invoke(app, ["remove", str(db), "nope"])
+    assert result.exit_code == 1 and "nope" in result.stderr
+    listed = invoke("list", db, "--format", "csv").stdout.splitlines()
+    assert listed[0] == "id,shingles,similar_documents,cluster_size,is_survivor"
+    assert listed[1:] == ["a,10,1,2,True", "b,10,1,2,False", "c,11,0,1,True"]
+
+
+def test_commands_on_a_missing_or_foreign_database(tmp_path):
+    result = CliRunner().invoke(app, ["list", str(tmp_path / "none.duckdb")])
+    assert result.exit_code == 2 and "no database" in result.stderr
+    import duckdb
+
+    duckdb.connect(str(tmp_path / "other.duckdb")).execute("create table t as select 1").fetchall()
+    result = CliRunner().invoke(app, ["list", str(tmp_path / "other.duckdb")])
+    assert result.exit_code == 1 and "not a dedup index" in result.stderr
+
+
+def test_index_commands_in_a_real_process(tmp_path):
+    import subprocess
+    import sys
+
+    db = make_index(tmp_path, {"a": "same words here", "b": "same words here", "c": "other"})
+    done = subprocess.run(
+        [sys.executable, "-m", "dedup", "query", str(db), "--id", "a", "--format", "csv"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.splitlines() == ["id,jaccard,shared_bands", "b,1.0,21"]
+    done = subprocess.run([sys.executable, "-m", "dedup", "remove", str(db), "zz"], capture_output=True, text=True)
+    assert done.returncode == 1 and done.stderr.startswith("Error: ") and "Traceback" not in done.stderr
+
+
+def test_an_index_of_another_hash_scheme_is_refused(tmp_path):
+    import duckdb
+
+    db = make_index(tmp_path, {"a": "some text", "b": "more text"})
+    con = duckdb.connect(str(db))
+    con.execute("update runs set hash_scheme = 'md5-le64/affine-mod-p/v0'").fetchall()
+    con.close()
+    new = write_jsonl(tmp_path / "new.jsonl", {"c": "new text"})
+    result = CliRunner().invoke(app, ["add", str(db), str(new)])
+    assert result.exit_code == 1 and "hash scheme md5-le64/affine-mod-p/v0" in result.stderr
