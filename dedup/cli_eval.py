@@ -26,6 +26,10 @@ def evaluate_command(
     id_column: Annotated[Optional[str], typer.Option(help="Id column of a table.")] = None,
     text_column: Annotated[str, typer.Option(help="Text column of a table.")] = "text",
     threads: Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")] = None,
+    sample: Annotated[
+        Optional[int], typer.Option(min=2, help="Evaluate on this many documents drawn at random (--sample-seed).")
+    ] = None,
+    sample_seed: Annotated[int, typer.Option(help="Seed of the --sample draw.")] = 0,
 ) -> None:
     """Run lsh and exact on the same input; print recall, precision and recall per similarity bucket.
 
@@ -40,10 +44,11 @@ def evaluate_command(
             num_perm=num_perm, seed=seed, bands=bands, rows=rows, lines=lines, id_column=id_column,
             text_column=text_column, threads=threads, method="exact",
         )  # fmt: skip
-        result = evaluate(settings)
+        result = evaluate(settings, sample, sample_seed)
     except DedupError as error:
         fail(error)
     banding = settings.banding
+    typer.echo(f"documents: {result.documents}" + (f" (a random sample, seed {sample_seed})" if sample else ""))
     typer.echo(
         f"lsh: {banding.bands} bands x {banding.rows} rows, {result.lsh_seconds:.2f} s; "
         f"exact: {result.exact_seconds:.2f} s"

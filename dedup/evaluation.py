@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import random
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow.parquet as pq
 
 from .pipeline import execute
 from .settings import Settings
@@ -30,6 +35,7 @@ class Evaluation:
     lsh_seconds: float
     exact_seconds: float
     buckets: list[Bucket] = field(default_factory=list)
+    documents: int = 0
 
     @property
     def recall(self) -> float:
@@ -51,8 +57,29 @@ def bucket_edges(threshold: float, width: float = 0.05) -> list[float]:
     return edges + [1.0]
 
 
-def evaluate(settings: Settings) -> Evaluation:
-    """Run lsh and exact on the same input and compare their pairs."""
+def evaluate(settings: Settings, sample: int | None = None, seed: int = 0) -> Evaluation:
+    """Run lsh and exact on the same input (or `sample` documents of it, drawn with `seed`)."""
+    if sample is None:
+        return _evaluate(settings)
+    from .corpus import read_corpus
+
+    corpus = read_corpus(
+        settings.inputs,
+        lines=settings.lines,
+        id_column=settings.id_column,
+        text_column=settings.text_column,
+        include_hidden=settings.include_hidden,
+    ).to_arrow()
+    rows = sorted(random.Random(seed).sample(range(corpus.num_rows), min(sample, corpus.num_rows)))
+    with tempfile.TemporaryDirectory(prefix="dedup-eval-") as folder:
+        path = Path(folder) / "sample.parquet"
+        pq.write_table(corpus.select(["id", "text"]).take(rows), path)
+        return _evaluate(
+            settings.replace(inputs=(path,), lines=False, id_column="id", text_column="text", include_hidden=False)
+        )
+
+
+def _evaluate(settings: Settings) -> Evaluation:
     lsh = execute(settings.replace(method="lsh", db=None))
     exact = execute(settings.replace(method="exact", db=None))
 
@@ -77,4 +104,5 @@ def evaluate(settings: Settings) -> Evaluation:
         lsh_seconds=lsh.summary.seconds,
         exact_seconds=exact.summary.seconds,
         buckets=buckets,
+        documents=lsh.summary.read,
     )

@@ -34,3 +34,15 @@ def test_eval_command(tmp_path):
     result = CliRunner().invoke(app, ["eval", str(tmp_path / "c"), "-k", "5"])
     assert result.exit_code == 0, result.output
     assert "recall: " in result.stdout and "0.80-0.85" in result.stdout
+
+
+def test_eval_on_a_sample(tmp_path):
+    docs = planted_corpus(n_base=10, variants=3, seed=23)
+    write_folder(tmp_path / "c", docs)
+    result = CliRunner().invoke(app, ["eval", str(tmp_path / "c"), "-k", "5", "--sample", "12", "--sample-seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert "documents: 12 (a random sample, seed 3)" in result.stdout
+    again = CliRunner().invoke(app, ["eval", str(tmp_path / "c"), "-k", "5", "--sample", "12", "--sample-seed", "3"])
+    strip = lambda out: [line for line in out.splitlines() if " s; exact: " not in line]  # noqa: E731
+    assert strip(again.stdout) == strip(result.stdout)
+    assert CliRunner().invoke(app, ["eval", str(tmp_path / "c"), "--sample", "1"]).exit_code == 2
