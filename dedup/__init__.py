@@ -35,6 +35,7 @@ def run(
     threads: int | None = None,
     memory_limit: str | None = None,
     temp_dir: str | Path | None = None,
+    method: str = "lsh",
 ) -> pa.Table:
     """Pairs of documents with exact Jaccard >= threshold, as an Arrow table (id_a, id_b, jaccard, estimate).
 
@@ -63,5 +64,6 @@ def run(
         threads=threads,
         memory_limit=memory_limit,
         temp_dir=Path(temp_dir) if temp_dir is not None else None,
+        method=method,  # type: ignore[arg-type]
     )
     return execute(settings).pairs

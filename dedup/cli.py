@@ -30,6 +30,12 @@ class ShingleType(str, Enum):
     word = "word"
 
 
+class Method(str, Enum):
+    lsh = "lsh"
+    signature = "signature"
+    exact = "exact"
+
+
 class TableFormat(str, Enum):
     table = "table"
     csv = "csv"
@@ -66,6 +72,12 @@ def run(
     seed: Annotated[int, typer.Option(help="Seed of the permutations.")] = DEFAULT_SEED,
     bands: Annotated[Optional[int], typer.Option(help="LSH bands (default: chosen from the threshold).")] = None,
     rows: Annotated[Optional[int], typer.Option(help="Rows per band (default: chosen from the threshold).")] = None,
+    method: Annotated[
+        Method,
+        typer.Option(
+            help="Candidates: lsh (MinHash bands), signature (compare all signatures), exact (all pairs, prefix filter)."
+        ),
+    ] = Method.lsh,
     lines: Annotated[bool, typer.Option("--lines", help="Each line of a text file is a document.")] = False,
     id_column: Annotated[
         Optional[str], typer.Option(help="Id column of a table [default: id, or the row number if absent].")
@@ -124,6 +136,7 @@ def run(
             threads=threads,
             memory_limit=memory_limit,
             temp_dir=temp_dir,
+            method=method.value,
         )
         if output is not None:
             check_writable(output)
@@ -212,3 +225,5 @@ def print_table(table: object, output_format: TableFormat) -> None:
     writers = {TableFormat.table: write_text_table, TableFormat.csv: write_csv, TableFormat.jsonl: write_jsonl}
     writers[output_format](table, sys.stdout)  # type: ignore[arg-type]
 from . import cli_index  # noqa: E402,F401
+from . import cli_params  # noqa: E402,F401
+from . import cli_eval  # noqa: E402,F401

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 # A pair at exactly the threshold must become a candidate with at least this probability.
@@ -39,3 +40,26 @@ def choose_banding(threshold: float, num_perm: int, min_detection: float = MIN_D
         if banding.probability(threshold) >= min_detection:
             best = banding
     return best
+
+
+def error_areas(threshold: float, bands: int, rows: int, steps: int = 1000) -> tuple[float, float]:
+    """(false positive area, false negative area) under the S-curve, as datasketch reports them.
+
+    The false positive area is the integral of P(s) over s in [0, threshold] (pairs below the
+    threshold that still become candidates, which verification removes at a cost); the false
+    negative area is the integral of 1 - P(s) over [threshold, 1] (pairs that are lost).
+    Midpoint rule with `steps` intervals on each side.
+    """
+
+    def integral(low: float, high: float, f: Callable[[float], float]) -> float:
+        width = (high - low) / steps
+        return sum(f(low + (i + 0.5) * width) for i in range(steps)) * width
+
+    false_positive = integral(0.0, threshold, lambda s: detection_probability(s, bands, rows))
+    false_negative = integral(threshold, 1.0, lambda s: 1.0 - detection_probability(s, bands, rows))
+    return false_positive, false_negative
+
+
+def s_curve(bands: int, rows: int, similarities: Iterable[float]) -> list[tuple[float, float]]:
+    """(similarity, probability of becoming a candidate) for each similarity."""
+    return [(s, detection_probability(s, bands, rows)) for s in similarities]

@@ -16,6 +16,8 @@ ShingleType = Literal["char", "word"]
 InputFormat = Literal["auto", "files", "lines", "table"]
 # DuckDB's memory_limit syntax: a number and a unit (500MB, 2GiB, 1.5 GB).
 MEMORY_LIMIT = re.compile(r"^\s*\d+(\.\d+)?\s*(b|bytes|kb|mb|gb|tb|kib|mib|gib|tib)\s*$", re.IGNORECASE)
+Method = Literal["lsh", "signature", "exact"]
+METHODS = ("lsh", "signature", "exact")
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class Settings:
     threads: int | None = None
     memory_limit: str | None = None
     temp_dir: Path | None = None
+    method: Method = "lsh"
     banding: Banding = field(init=False)
 
     def __post_init__(self) -> None:
@@ -45,6 +48,10 @@ class Settings:
             raise UsageError(f"--threshold must be between 0 and 1, got {self.threshold}")
         if self.shingle_type not in ("char", "word"):
             raise UsageError(f"--shingle-type must be char or word, got {self.shingle_type!r}")
+        if self.method not in METHODS:
+            raise UsageError(f"--method must be lsh, signature or exact, got {self.method!r}")
+        if self.method == "exact" and self.threshold <= 0.0:
+            raise UsageError("--method exact needs --threshold above 0 (at 0 every pair of documents qualifies)")
         if self.shingle_size < 1:
             raise UsageError(f"--shingle-size must be at least 1, got {self.shingle_size}")
         if self.num_perm < 1:
@@ -91,6 +98,7 @@ class Settings:
             "id_column": self.id_column,
             "text_column": self.text_column,
             "include_hidden": self.include_hidden,
+            "method": self.method,
         }
 
     def replace(self, **changes: object) -> Settings:

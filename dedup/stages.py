@@ -38,6 +38,11 @@ class Stage:
         stem = Path(self.file).stem.split("_", 1)[1]
         return None if stem == self.name else stem.removeprefix(self.name + "_")
 
+    @property
+    def methods(self) -> tuple[str, ...] | None:
+        """The --method values this stage runs for ('methods:' header); None means every method."""
+        return tuple(self.header["methods"].split()) if "methods" in self.header else None
+
 
 @cache
 def all_stages() -> tuple[Stage, ...]:
@@ -46,7 +51,7 @@ def all_stages() -> tuple[Stage, ...]:
         text = path.read_text(encoding="utf-8")
         header = {}
         for line in text.splitlines():
-            match = re.match(r"--\s*(stage|reads|writes|params):\s*(.*)", line)
+            match = re.match(r"--\s*(stage|reads|writes|params|methods):\s*(.*)", line)
             if match:
                 header[match.group(1)] = match.group(2).strip()
         stages.append(Stage(file=path.name, name=header["stage"], header=header, template=text))
@@ -54,8 +59,13 @@ def all_stages() -> tuple[Stage, ...]:
 
 
 def pipeline_stages(settings: Settings) -> list[Stage]:
-    """The stages of a run in order, with the shingling variant that the options ask for."""
-    return [s for s in all_stages() if s.variant in (None, settings.shingle_type)]
+    """The stages of a run in order, with the shingling and method variants that the options ask for."""
+    return [
+        s
+        for s in all_stages()
+        if s.variant in (None, settings.shingle_type, settings.method)
+        and (s.methods is None or settings.method in s.methods)
+    ]
 
 
 def stage_named(name: str, settings: Settings) -> Stage:

@@ -1,0 +1,251 @@
+"""dedup against datasketch and rensa, side by side, in one run: wall time, peak memory, recall.
+
+Every system runs in its own child process on the same parquet corpus with the same shingling,
+num_perm, banding and threshold, and verifies its candidates exactly. The exact answer (every
+pair with Jaccard >= threshold) comes from `dedup run --method exact` (prefix filtering, no
+hashing), so recall = |pairs found| / |exact pairs| and precision = |found & exact| / |found|.
+
+    pip install -e '.[bench]'
+    python benchmarks/bench.py short medium --out benchmarks/results/results.md
+    python benchmarks/bench.py scale-25k scale-50k scale-100k scale-200k --systems dedup
+    python benchmarks/bench.py --input corpus.parquet --shingle-type word -k 5
+
+Wall seconds include starting Python, reading the file and writing the pairs, for every system.
+Peak RSS is the maximum resident set of the system's process (for dedup, the `dedup` process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from workloads import WORKLOADS, write  # noqa: E402
+
+SYSTEMS = ("dedup", "rensa", "datasketch")
+
+
+@dataclass
+class Result:
+    workload: str
+    system: str
+    seconds: float
+    peak_mib: float
+    candidates: int
+    pairs: int
+    recall: float
+    precision: float
+
+
+def child(args: argparse.Namespace) -> None:
+    """Run one system in this process and print its peak RSS (KiB) on the last line."""
+    source, out = Path(args.input), Path(args.pairs)
+    if args.system in ("dedup", "exact", "dense"):
+        method = "exact" if args.system == "exact" else "lsh"
+        banding = ["--bands", "32", "--rows", "4"] if args.system == "dense" else []
+        command = [
+            str(Path(sys.executable).with_name("dedup")), "run", str(source), *banding,
+            "--threshold", str(args.threshold),
+            "--shingle-type", args.shingle_type, "-k", str(args.k), "--num-perm", str(args.num_perm),
+            "--method", method, "--threads", str(args.threads), "-o", str(out), "-q",
+            "--db", str(out.with_suffix(".duckdb")),
+        ]  # fmt: skip
+        subprocess.run(command, check=True)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    else:
+        import peers
+
+        run = peers.run_rensa if args.system == "rensa" else peers.run_datasketch
+        run(source, out, args.shingle_type, args.k, args.num_perm, args.threshold, args.bands, args.rows)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(peak)
+
+
+def run_system(system: str, source: Path, work: Path, args: argparse.Namespace) -> tuple[float, float, Path]:
+    out = work / f"{source.stem}-{system}.parquet"
+    for stale in (out, out.with_suffix(".duckdb")):
+        stale.unlink(missing_ok=True)
+    command = [
+        sys.executable, __file__, "--child", system, "--input", str(source), "--pairs", str(out),
+        "--threshold", str(args.threshold), "--shingle-type", args.shingle_type, "-k", str(args.k),
+        "--num-perm", str(args.num_perm), "--bands", str(args.bands), "--rows", str(args.rows),
+        "--threads", str(args.threads),
+    ]  # fmt: skip
+    env = dict(os.environ, RAYON_NUM_THREADS=str(args.threads), OMP_NUM_THREADS=str(args.threads))
+    clock = time.perf_counter()
+    done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - clock
+    peak_kib = int(done.stdout.strip().splitlines()[-1])
+    return seconds, peak_kib / 1024, out
+
+
+def pair_set(path: Path) -> set[tuple[str, str]]:
+    table = pq.read_table(path, columns=["id_a", "id_b"])
+    return {
+        (min(a, b), max(a, b))
+        for a, b in zip(table.column("id_a").to_pylist(), table.column("id_b").to_pylist(), strict=True)
+    }
+
+
+def candidates_of(system: str, path: Path) -> int:
+    if system in ("dedup", "exact", "dense"):
+        import duckdb
+
+        with duckdb.connect(str(path.with_suffix(".duckdb")), read_only=True) as con:
+            return con.execute("select count(*) from candidates").fetchall()[0][0]
+    metadata = pq.read_schema(path).metadata or {}
+    return int(metadata.get(b"candidates", b"0"))
+
+
+def versions() -> str:
+    from importlib.metadata import version
+
+    names = ["dedup", "duckdb", "datasketch", "rensa", "numpy", "pyarrow"]
+    parts = []
+    for name in names:
+        try:
+            parts.append(f"{name} {version(name)}")
+        except Exception:
+            parts.append(f"{name} -")
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE).stdout
+    return (
+        f"{platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        + ", ".join(parts)
+        + f"; dedup commit {commit.strip() or '?'}"
+    )
+
+
+def bench(name: str, source: Path, args: argparse.Namespace, work: Path) -> list[Result]:
+    exact_seconds, exact_peak, exact_path = run_system(args.truth, source, work, args)
+    truth = pair_set(exact_path)
+    label = "dedup --method exact" if args.truth == "exact" else "reference: lsh 32x4"
+    results = [
+        Result(name, label, exact_seconds, exact_peak, candidates_of(args.truth, exact_path), len(truth), 1.0, 1.0)
+    ]
+    for system in args.systems:
+        runs = [run_system(system, source, work, args) for _ in range(args.repeat)]
+        seconds = statistics.median(r[0] for r in runs)
+        peak = max(r[1] for r in runs)
+        found = pair_set(runs[-1][2])
+        hit = len(found & truth)
+        results.append(
+            Result(name, system, seconds, peak, candidates_of(system, runs[-1][2]), len(found),
+                   hit / len(truth) if truth else 1.0, hit / len(found) if found else 1.0)
+        )  # fmt: skip
+        print(f"  {name} {system}: {seconds:.2f} s, {peak:.0f} MiB, recall {results[-1].recall:.4f}", file=sys.stderr)
+    return results
+
+
+def as_table(path: Path, work: Path) -> Path:
+    """A folder of .txt files becomes a parquet table (id = file name, text); tables pass through."""
+    if not path.is_dir():
+        return path
+    import pyarrow as pa
+
+    files = sorted(p for p in path.rglob("*.txt") if p.is_file())
+    texts = [p.read_bytes().decode("utf-8", errors="replace") for p in files]
+    target = work / f"{path.name}.parquet"
+    pq.write_table(pa.table({"id": [str(p.relative_to(path)) for p in files], "text": texts}), target)
+    return target
+
+
+def markdown(results: list[Result]) -> str:
+    lines = [
+        "| workload | system | wall s | peak RSS MiB | candidates | pairs | recall | precision "
+        "| dedup/peer time | dedup/peer RSS |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        own = next((x for x in results if x.workload == r.workload and x.system == "dedup"), None)
+        ratio_t = ratio_m = ""
+        if own is not None and r.system in ("rensa", "datasketch"):
+            ratio_t = f"{own.seconds / r.seconds:.2f}"
+            ratio_m = f"{own.peak_mib / r.peak_mib:.2f}"
+        lines.append(
+            f"| {r.workload} | {r.system} | {r.seconds:.2f} | {r.peak_mib:.0f} | {r.candidates} | {r.pairs} | "
+            f"{r.recall:.4f} | {r.precision:.4f} | {ratio_t} | {ratio_m} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("workloads", nargs="*", help=f"generated workloads: {', '.join(WORKLOADS)}")
+    parser.add_argument("--input", action="append", default=[], help="a parquet/csv/jsonl table (id, text)")
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated: dedup,rensa,datasketch")
+    parser.add_argument("--threshold", type=float, default=0.8)
+    parser.add_argument("--shingle-type", default=None, help="char or word (default: the workload's)")
+    parser.add_argument("-k", type=int, default=None, help="shingle size (default: the workload's)")
+    parser.add_argument("--num-perm", type=int, default=128)
+    parser.add_argument("--bands", type=int, help="bands of the peers' LSH (default: dedup's choice, 21 at 0.8)")
+    parser.add_argument("--rows", type=int, help="rows per band of the peers' LSH (default: dedup's choice)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--truth",
+        choices=["exact", "dense"],
+        default="exact",
+        help="reference answer: exact (--method exact) or dense (LSH 32 bands x 4 rows: a pair >= 0.8 is missed "
+        "with probability < 5e-8; for inputs where exact is too slow)",
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="runs per system; the median time is shown")
+    parser.add_argument("--work", default="/tmp/dedup-bench", help="folder for corpora and outputs")
+    parser.add_argument("--out", help="append the markdown table here")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--pairs", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        args.system = args.child
+        args.input = args.input[0]
+        child(args)
+        return
+    args.systems = [s for s in args.systems.split(",") if s]
+    if args.bands is None or args.rows is None:
+        from dedup.params import choose_banding
+
+        chosen = choose_banding(args.threshold, args.num_perm)
+        args.bands, args.rows = chosen.bands, chosen.rows
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    results: list[Result] = []
+    jobs = [(name, WORKLOADS[name]) for name in args.workloads] + [(Path(p).stem, None) for p in args.input]
+    for (name, workload), given in zip(jobs, [None] * len(args.workloads) + args.input, strict=True):
+        per_run = argparse.Namespace(**vars(args))
+        per_run.shingle_type = args.shingle_type or (workload.shingle_type if workload else "char")
+        per_run.k = args.k or (workload.shingle_size if workload else 5)
+        source = write(workload, work) if workload else as_table(Path(given), work)
+        print(f"{name}: {source}", file=sys.stderr)
+        results += bench(name, source, per_run, work)
+    table = markdown(results)
+    header = (
+        f"threshold {args.threshold}, {args.num_perm} permutations, {args.bands} bands x {args.rows} rows, "
+        f"{args.threads} threads; {versions()}"
+    )
+    print(header)
+    print(table)
+    if args.out:
+        with open(args.out, "a", encoding="utf-8") as f:
+            f.write(f"\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {header}\n\n{table}\n")
+
+
+if __name__ == "__main__":
+    main()

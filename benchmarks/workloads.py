@@ -1,0 +1,94 @@
+"""Benchmark corpora with planted near-duplicates at a spread of similarities around the threshold.
+
+Each workload is a parquet table (id, text). Near-duplicates are edited copies of a base document:
+some exact copies (retweets), and copies with a random share of words replaced, drawn so that
+their character-5-gram Jaccard similarities spread over roughly 0.5-1.0 (most near 0.8).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import string
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    documents: int
+    words: int  # words per base document (~6.5 characters each with the space)
+    shingle_type: str
+    shingle_size: int
+    tweets: bool = False
+
+
+WORKLOADS = {
+    "short": Workload("short", 60_000, 15, "char", 5, tweets=True),
+    "medium": Workload("medium", 20_000, 77, "char", 5),
+    "long": Workload("long", 2_000, 3_000, "word", 5),
+    "scale-25k": Workload("scale-25k", 25_000, 30, "char", 5),
+    "scale-50k": Workload("scale-50k", 50_000, 30, "char", 5),
+    "scale-100k": Workload("scale-100k", 100_000, 30, "char", 5),
+    "scale-200k": Workload("scale-200k", 200_000, 30, "char", 5),
+}
+
+
+def _vocabulary(rng: random.Random, size: int = 20_000) -> list[str]:
+    # Zipf-like word frequencies: a few very common words, a long tail (like real text).
+    return ["".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(2, 9))) for _ in range(size)]
+
+
+def _edit(rng: random.Random, words: list[str], vocabulary: list[str], cumulative: list[float]) -> list[str]:
+    """Replace a random share of the words: 0 (exact copy) with p=0.15, else 0-12% of them."""
+    copy = list(words)
+    if rng.random() < 0.15:
+        return copy
+    share = rng.uniform(0.0, 0.12)
+    for _ in range(round(len(copy) * share)):
+        copy[rng.randrange(len(copy))] = rng.choices(vocabulary, cum_weights=cumulative)[0]
+    return copy
+
+
+def generate(workload: Workload, seed: int = 7) -> pa.Table:
+    rng = random.Random(seed)
+    vocabulary = _vocabulary(rng)
+    cumulative = list(itertools.accumulate(1.0 / (rank + 10) for rank in range(len(vocabulary))))
+    users = [f"@{''.join(rng.choice(string.ascii_lowercase) for _ in range(8))}" for _ in range(2_000)]
+    ids: list[str] = []
+    texts: list[str] = []
+    while len(texts) < workload.documents:
+        n = max(3, int(rng.gauss(workload.words, workload.words * 0.15)))
+        base = rng.choices(vocabulary, cum_weights=cumulative, k=n)
+        link = "https://t.co/" + "".join(rng.choice(string.ascii_letters) for _ in range(10))
+        copies = [base]
+        # a third of the base documents get 1-3 near-duplicates
+        if rng.random() < 0.33:
+            copies += [_edit(rng, base, vocabulary, cumulative) for _ in range(rng.randint(1, 3))]
+        for words in copies:
+            if len(texts) >= workload.documents:
+                break
+            text = " ".join(words)
+            if workload.tweets:
+                # URL prefixes and mentions are shingles shared by many unrelated short texts
+                text = f"{rng.choice(users)} {text} {link}" if rng.random() < 0.5 else f"{text} {link}"
+                if words is not base and rng.random() < 0.3:
+                    text = f"RT {text}"
+            ids.append(f"{workload.name}-{len(texts):07d}")
+            texts.append(text)
+    order = list(range(len(texts)))
+    rng.shuffle(order)  # duplicates are not neighbours in the file
+    return pa.table({"id": [ids[i] for i in order], "text": [texts[i] for i in order]})
+
+
+def write(workload: Workload, folder: Path, seed: int = 7) -> Path:
+    """The workload's parquet file in folder, generated once and reused."""
+    path = folder / f"{workload.name}-seed{seed}.parquet"
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        pq.write_table(generate(workload, seed), path)
+    return path

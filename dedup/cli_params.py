@@ -1,0 +1,83 @@
+"""`dedup params`: the LSH banding for a threshold, its S-curve and error areas, optionally plotted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .cli import app, fail, stderr
+from .errors import DedupError, UsageError
+
+
+@app.command()
+def params(
+    threshold: Annotated[float, typer.Option("--threshold", "-t", help="Jaccard threshold.")] = 0.8,
+    num_perm: Annotated[int, typer.Option(help="MinHash permutations.")] = 128,
+    bands: Annotated[Optional[int], typer.Option(help="LSH bands (default: chosen from the threshold).")] = None,
+    rows: Annotated[Optional[int], typer.Option(help="Rows per band (default: chosen from the threshold).")] = None,
+    step: Annotated[float, typer.Option(help="Similarity step of the S-curve table.")] = 0.05,
+    plot: Annotated[
+        Optional[Path], typer.Option(help="Draw the S-curve to this .png (needs the 'plot' extra).")
+    ] = None,
+) -> None:
+    """Show the bands x rows that `dedup run` uses, the S-curve 1-(1-s^r)^b and its error areas.
+
+    Example: dedup params --threshold 0.8 --num-perm 128 --plot s-curve.png
+    """
+    from .params import error_areas, s_curve
+    from .settings import Settings
+
+    try:
+        if not 0.0 < step <= 1.0:
+            raise UsageError(f"--step must be in (0, 1], got {step}")
+        settings = Settings(inputs=(Path("."),), threshold=threshold, num_perm=num_perm, bands=bands, rows=rows)
+        banding = settings.banding
+        false_positive, false_negative = error_areas(threshold, banding.bands, banding.rows)
+        count = round(1.0 / step)
+        curve = s_curve(
+            banding.bands, banding.rows, sorted({round(i * step, 6) for i in range(count + 1)} | {threshold})
+        )
+        if plot is not None:
+            draw(plot, threshold, banding.bands, banding.rows)
+    except DedupError as error:
+        fail(error)
+    used = banding.bands * banding.rows
+    typer.echo(
+        f"threshold {threshold}, {num_perm} permutations: {banding.bands} bands x {banding.rows} rows ({used} used)"
+    )
+    typer.echo(f"P(candidate) at the threshold: {banding.probability(threshold):.6f}")
+    typer.echo(f"false positive area (integral of P over [0, t]): {false_positive:.6f}")
+    typer.echo(f"false negative area (integral of 1-P over [t, 1]): {false_negative:.6f}")
+    typer.echo("similarity  P(candidate)")
+    for similarity, probability in curve:
+        mark = "  <- threshold" if similarity == threshold else ""
+        typer.echo(f"{similarity:10.3f}  {probability:12.6f}{mark}")
+    if plot is not None:
+        stderr.print(f"S-curve drawn to {plot}", markup=False)
+
+
+def draw(path: Path, threshold: float, bands: int, rows: int) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise DedupError("--plot needs matplotlib: pip install 'dedup[plot]'") from None
+    from .params import s_curve
+
+    points = s_curve(bands, rows, [i / 200 for i in range(201)])
+    figure, axes = plt.subplots(figsize=(6, 4))
+    axes.plot([s for s, _ in points], [p for _, p in points], label=f"{bands} bands x {rows} rows")
+    axes.axvline(threshold, color="grey", linestyle="--", label=f"threshold {threshold}")
+    axes.set_xlabel("Jaccard similarity")
+    axes.set_ylabel("P(candidate)")
+    axes.legend()
+    try:
+        figure.savefig(path, dpi=100)
+    except OSError as error:
+        raise DedupError(f"cannot write {path}: {error.strerror or error}") from None
+    finally:
+        plt.close(figure)
