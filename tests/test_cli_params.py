@@ -34,7 +34,6 @@ def test_params_with_given_banding_and_bad_values():
 
 
 def test_params_plot(tmp_path):
-    pytest.importorskip("matplotlib")
     target = tmp_path / "curve.png"
     result = CliRunner().invoke(app, ["params", "--plot", str(target)])
     assert result.exit_code == 0, result.output
