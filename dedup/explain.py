@@ -9,7 +9,7 @@ import duckdb
 from .errors import DedupError, UsageError
 from .index import doc_ids_of, index_settings
 from .queries import compile_query
-from .stages import parameter_values, used_parameters
+from .stages import parameter_values, shingle_texts_sql, used_parameters
 
 
 @dataclass
@@ -132,7 +132,7 @@ def _add_examples(
 ) -> None:
     if examples <= 0:
         return
-    sql = compile_query(f"shingle_texts_{shingle_type}")
+    sql = compile_query("shingle_texts", {"shingle_texts": shingle_texts_sql(shingle_type, "chosen_documents")})
     values = {**values, "doc_id_a": doc_a, "doc_id_b": doc_b}
     rows = con.execute(sql, {name: values[name] for name in used_parameters(sql)}).fetchall()
     texts: dict[int, dict[int, str]] = {doc_a: {}, doc_b: {}}

@@ -13,7 +13,7 @@ from . import sqltext
 from .hashing import PRIME, bucket_constants, permutation_coefficients
 from .settings import Settings
 
-# Texts are shingled in pieces of this many code points or tokens (see sql/02_shingles_*.sql).
+# Texts are shingled in pieces of this many code points or tokens (see sql/fragments/shingle_texts_*.sql).
 SHINGLE_PIECE = 256
 PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 TEMPLATE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
@@ -34,7 +34,7 @@ class Stage:
 
     @property
     def variant(self) -> str | None:
-        """'char' for 02_shingles_char.sql: stages with variants are picked by an option."""
+        """'exact' for 05_candidates_exact.sql: stages with variants are picked by an option."""
         stem = Path(self.file).stem.split("_", 1)[1]
         return None if stem == self.name else stem.removeprefix(self.name + "_")
 
@@ -75,10 +75,23 @@ def stage_named(name: str, settings: Settings) -> Stage:
     raise KeyError(name)
 
 
+# The relations a shingle_texts fragment may read: our own fixed list, never user text.
+SHINGLE_SOURCES = ("documents", "chosen_documents")
+
+
+def shingle_texts_sql(shingle_type: str, documents: str = "documents") -> str:
+    """The shared definition of a shingle (sql/fragments/shingle_texts_<type>.sql) over `documents`."""
+    if shingle_type not in ("char", "word") or documents not in SHINGLE_SOURCES:
+        raise ValueError(f"no shingle fragment for {shingle_type!r} over {documents!r}")
+    fragment = (sql_dir() / "fragments" / f"shingle_texts_{shingle_type}.sql").read_text(encoding="utf-8")
+    return TEMPLATE.sub(lambda m: {"documents": documents}[m.group(1)], fragment).rstrip()
+
+
 def compile_sql(stage: Stage, settings: Settings) -> str:
     """The exact SQL that runs for this stage: the template with its generated column lists."""
     banding = settings.banding
     fragments = {
+        "shingle_texts": lambda: shingle_texts_sql(settings.shingle_type),
         "minhash_columns": lambda: sqltext.minhash_columns(settings.num_perm),
         "bucket_list": lambda: sqltext.bucket_list(banding.bands, banding.rows),
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),

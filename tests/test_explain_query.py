@@ -152,9 +152,9 @@ def test_buckets_add_up(planted):
 
 @pytest.mark.parametrize("kind,k", [("char", 5), ("word", 3)])
 def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
-    """explain's shingle texts come from a copy of the shingle stage: it must give the same set."""
+    """explain's shingle texts come from the shingle stage's fragment: they must give the same set."""
     from dedup.queries import compile_query
-    from dedup.stages import parameter_values, used_parameters
+    from dedup.stages import parameter_values, shingle_texts_sql, used_parameters
 
     long_text = " ".join(f"Wörd{i % 97} ünd {i}" for i in range(400))  # longer than one 256 piece
     docs = {"long": long_text, "short": "tiny", "other": "Größe und Maß: ÉTÉ à Paris, naïve café " * 20}
@@ -162,7 +162,7 @@ def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
     con = duckdb.connect(str(db), read_only=True)
     settings = index_settings(con)
     values = {**parameter_values(settings), "doc_id_a": 1, "doc_id_b": 3}
-    sql = compile_query(f"shingle_texts_{kind}")
+    sql = compile_query("shingle_texts", {"shingle_texts": shingle_texts_sql(kind, "chosen_documents")})
     got = con.execute(sql, {n: values[n] for n in used_parameters(sql)}).fetchall()
     stored = con.execute("select doc_id, fingerprint from shingles where doc_id in (1, 3)").fetchall()
     ids = dict(con.execute("select doc_id, id from documents").fetchall())

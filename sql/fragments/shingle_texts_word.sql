@@ -1,18 +1,18 @@
--- stage:  shingles
--- reads:  documents(doc_id, norm)
--- writes: shingles(doc_id, fingerprint, h)
--- params: $k, $piece
--- One row per distinct word k-shingle of a document: k consecutive tokens joined by one space.
+-- fragment: shingle_texts (word shingles)
+-- reads:    {{ documents }}(doc_id, norm): documents, or the documents an explain looks at
+-- params:   $k, $piece
+-- One row per shingle occurrence: (doc_id, shingle text). Shared by sql/02_shingles.sql, which
+-- hashes and stores the distinct fingerprints, and sql/queries/shingle_texts.sql (dedup explain),
+-- which shows the texts: one definition of a shingle for both.
+-- A word k-shingle is k consecutive tokens joined by one space.
 -- A token is a maximal run of Unicode letters, digits and '_' (Python's \w+). A document with
 -- fewer than k tokens is one shingle (all its tokens); a document without tokens has none.
--- fingerprint and h as for character shingles: first 8 bytes of MD5, little-endian; h = upper 32 bits.
 -- Token lists are regrouped into chunks of $piece tokens, each extended by the first k-1 tokens
 -- of the next chunk: every unnested position carries its list, so unnesting positions over a
 -- book-length list would be quadratic.
-create or replace table shingles as
 with split as (
     select doc_id, regexp_extract_all(norm, '[\p{L}\p{N}_]+') as tokens
-    from documents
+    from {{ documents }}
 ),
 numbered as (
     select doc_id, unnest(tokens) as token, unnest(range(len(tokens))) as position
@@ -34,12 +34,6 @@ pieces as (
 positions as (
     select doc_id, piece, unnest(range(0, if(n <= $k, 1, least(chunk_length, len(piece) - $k + 1)))) as i
     from pieces
-),
-fingerprints as (
-    select
-        doc_id,
-        (md5_number(array_to_string(piece[i + 1 : i + $k], ' ')) & 18446744073709551615::uhugeint)::ubigint as fingerprint
-    from positions
 )
-select distinct doc_id, fingerprint, (fingerprint >> 32)::uinteger as h
-from fingerprints
+select doc_id, array_to_string(piece[i + 1 : i + $k], ' ') as shingle
+from positions

@@ -1,21 +1,19 @@
--- stage:  shingles
--- reads:  documents(doc_id, norm)
--- writes: shingles(doc_id, fingerprint, h)
--- params: $k, $piece
--- One row per distinct character k-shingle of a document: k consecutive code points of norm.
--- A non-empty text shorter than k is one shingle (all of it); an empty text has none.
--- fingerprint = the first 8 bytes of MD5(UTF-8 shingle) read little-endian (a published hash
--- that does not change between DuckDB releases, unlike hash()); h = its upper 32 bits, the
--- input of the MinHash permutations.
+-- fragment: shingle_texts (char shingles)
+-- reads:    {{ documents }}(doc_id, norm): documents, or the documents an explain looks at
+-- params:   $k, $piece
+-- One row per shingle occurrence: (doc_id, shingle text). Shared by sql/02_shingles.sql, which
+-- hashes and stores the distinct fingerprints, and sql/queries/shingle_texts.sql (dedup explain),
+-- which shows the texts: one definition of a shingle for both.
+-- A character k-shingle is k consecutive code points of norm. A non-empty text shorter than k
+-- is one shingle (all of it); an empty text has none.
 -- Texts are cut into chunks of $piece code points by one linear regex pass, and each chunk is
 -- extended by the first k-1 code points of the next one. substr() on non-ASCII text walks from
 -- the start of the string, so shingling a long document in one piece is quadratic (a
 -- 200k-character text took 13 s); short pieces keep it linear and spread a huge document over
 -- all threads.
-create or replace table shingles as
 with split as (
     select doc_id, length(norm) as n, regexp_extract_all(norm, '.{1,' || $piece || '}') as chunks
-    from documents
+    from {{ documents }}
     where length(norm) > 0
 ),
 chunks as (
@@ -33,10 +31,6 @@ pieces as (
 positions as (
     select doc_id, piece, unnest(range(0, if(n <= $k, 1, least(chunk_length, length(piece) - $k + 1)))) as i
     from pieces
-),
-fingerprints as (
-    select doc_id, (md5_number(substr(piece, i + 1, $k)) & 18446744073709551615::uhugeint)::ubigint as fingerprint
-    from positions
 )
-select distinct doc_id, fingerprint, (fingerprint >> 32)::uinteger as h
-from fingerprints
+select doc_id, substr(piece, i + 1, $k) as shingle
+from positions
