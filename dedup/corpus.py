@@ -14,6 +14,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from .errors import InputError, UsageError
+from .settings import Settings
 
 TABLE_EXTENSIONS = (".parquet", ".csv", ".jsonl", ".ndjson")
 BINARY_SNIFF_BYTES = 8000  # like git: a NUL byte in the first 8000 bytes means binary
@@ -78,6 +79,17 @@ def decode(data: bytes) -> tuple[str, str]:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         return data.decode("latin-1"), "latin-1"
+
+
+def read_inputs(settings: Settings) -> Corpus:
+    """The corpus that settings.inputs name, read with the run's input options."""
+    return read_corpus(
+        settings.inputs,
+        lines=settings.lines,
+        id_column=settings.id_column,
+        text_column=settings.text_column,
+        include_hidden=settings.include_hidden,
+    )
 
 
 def read_corpus(

@@ -61,15 +61,9 @@ def evaluate(settings: Settings, sample: int | None = None, seed: int = 0) -> Ev
     """Run lsh and exact on the same input (or `sample` documents of it, drawn with `seed`)."""
     if sample is None:
         return _evaluate(settings)
-    from .corpus import read_corpus
+    from .corpus import read_inputs
 
-    corpus = read_corpus(
-        settings.inputs,
-        lines=settings.lines,
-        id_column=settings.id_column,
-        text_column=settings.text_column,
-        include_hidden=settings.include_hidden,
-    ).to_arrow()
+    corpus = read_inputs(settings).to_arrow()
     rows = sorted(random.Random(seed).sample(range(corpus.num_rows), min(sample, corpus.num_rows)))
     with tempfile.TemporaryDirectory(prefix="dedup-eval-") as folder:
         path = Path(folder) / "sample.parquet"

@@ -15,7 +15,7 @@ from . import __version__
 from .checkpoint import forget_stages
 from .choices import Keep
 from .clusters import build_clusters, has_table
-from .corpus import read_corpus
+from .corpus import read_inputs
 from .database import connect, first_line
 from .errors import DedupError, UsageError
 from .hashing import SCHEME
@@ -121,13 +121,7 @@ def add_documents(
     clock = time.perf_counter()
     settings = index_settings(con).replace(inputs=inputs)
     check_requested(settings, requested or {})
-    corpus = read_corpus(
-        inputs,
-        lines=settings.lines,
-        id_column=settings.id_column,
-        text_column=settings.text_column,
-        include_hidden=settings.include_hidden,
-    )
+    corpus = read_inputs(settings)
     raw = corpus.to_arrow()
     _check_id_type(con, raw)
     existing = doc_ids_of(con, [str(i) for i in raw.column("id").to_pylist()])

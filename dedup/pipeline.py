@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from . import __version__
 from .checkpoint import Checkpoints, digest_tables, input_fingerprint, is_interrupt, stage_fingerprint, transaction
-from .corpus import read_corpus
+from .corpus import read_inputs
 from .database import connect, first_line, temp_directory
 from .errors import DedupError, Interrupted
 from .hashing import SCHEME
@@ -120,13 +120,7 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
     progress("read")
     clock = time.perf_counter()
     try:
-        corpus = read_corpus(
-            settings.inputs,
-            lines=settings.lines,
-            id_column=settings.id_column,
-            text_column=settings.text_column,
-            include_hidden=settings.include_hidden,
-        )
+        corpus = read_inputs(settings)
     except KeyboardInterrupt:
         raise Interrupted("interrupted while reading the inputs; nothing was written") from None
     raw = corpus.to_arrow()
