@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 
-SCHEME = "md5-le64/affine-mod-p/v1"
-PRIME = 2**32 - 5  # largest prime below 2^32: a*h + b < 2^64 for 32-bit h
+SCHEME = "md5-le64/affine-mod-2^32/v2"
+MASK = 2**32 - 1  # permutation values are taken mod 2^32: a*h + b < 2^64 for 32-bit a, b, h
 DEFAULT_SEED = 1
 
 
@@ -20,11 +20,14 @@ def _md5_u64(text: str) -> int:
 
 
 def permutation_coefficients(seed: int, num_perm: int) -> list[tuple[int, int]]:
-    """(a_i, b_i) for permutation i: a_i in [1, p), b_i in [0, p), from MD5 of 'dedup:seed:a|b:i'."""
+    """(a_i, b_i) for permutation i: the low 32 bits of MD5 of 'dedup:seed:a|b:i', a_i made odd.
+
+    h -> (a_i * h + b_i) mod 2^32 is a bijection of the 32-bit values because a_i is odd.
+    """
     return [
         (
-            1 + _md5_u64(f"dedup:{seed}:a:{i}") % (PRIME - 1),
-            _md5_u64(f"dedup:{seed}:b:{i}") % PRIME,
+            (_md5_u64(f"dedup:{seed}:a:{i}") & MASK) | 1,
+            _md5_u64(f"dedup:{seed}:b:{i}") & MASK,
         )
         for i in range(num_perm)
     ]

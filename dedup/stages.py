@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 
 from . import sqltext
-from .hashing import PRIME, bucket_constants, permutation_coefficients
+from .hashing import bucket_constants, permutation_coefficients
 from .settings import Settings
 
 # Texts are shingled in pieces of this many code points or tokens (see sql/fragments/shingle_texts_*.sql).
@@ -103,7 +103,6 @@ def parameter_values(settings: Settings) -> dict[str, object]:
     values: dict[str, object] = {
         "k": settings.shingle_size,
         "piece": SHINGLE_PIECE,
-        "prime": PRIME,
         "threshold": settings.threshold,
         "num_perm": settings.num_perm,
         "bands": settings.banding.bands,

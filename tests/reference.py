@@ -10,7 +10,6 @@ import hashlib
 import itertools
 import re
 
-PRIME = 2**32 - 5
 WHITESPACE = re.compile(r"\s+")  # Python's str semantics for whitespace (same set as str.split())
 WORD = re.compile(r"\w+")
 
@@ -56,14 +55,14 @@ def fingerprints(shingle_set: set[str]) -> set[int]:
 
 def coefficients(seed: int, num_perm: int) -> list[tuple[int, int]]:
     return [
-        (1 + md5_u64(f"dedup:{seed}:a:{i}") % (PRIME - 1), md5_u64(f"dedup:{seed}:b:{i}") % PRIME)
+        ((md5_u64(f"dedup:{seed}:a:{i}") % 2**32) | 1, md5_u64(f"dedup:{seed}:b:{i}") % 2**32)
         for i in range(num_perm)
     ]
 
 
 def signature(shingle_set: set[str], seed: int, num_perm: int) -> list[int]:
     hs = [fp >> 32 for fp in fingerprints(shingle_set)]
-    return [min((a * h + b) % PRIME for h in hs) for a, b in coefficients(seed, num_perm)]
+    return [min((a * h + b) % 2**32 for h in hs) for a, b in coefficients(seed, num_perm)]
 
 
 def jaccard(a: set, b: set) -> float:

@@ -112,8 +112,8 @@ def test_an_index_of_another_hash_scheme_is_refused(tmp_path):
 
     db = make_index(tmp_path, {"a": "some text", "b": "more text"})
     con = duckdb.connect(str(db))
-    con.execute("update runs set hash_scheme = 'md5-le64/affine-mod-p/v0'").fetchall()
+    con.execute("update runs set hash_scheme = 'md5-le64/affine-mod-p/v1'").fetchall()
     con.close()
     new = write_jsonl(tmp_path / "new.jsonl", {"c": "new text"})
     result = CliRunner().invoke(app, ["add", str(db), str(new)])
-    assert result.exit_code == 1 and "hash scheme md5-le64/affine-mod-p/v0" in result.stderr
+    assert result.exit_code == 1 and "hash scheme md5-le64/affine-mod-p/v1" in result.stderr
