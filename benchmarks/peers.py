@@ -36,6 +36,16 @@ def _read(path: Path, shingle_type: str, k: int) -> tuple[list[str], list[set[st
     return ids, sets
 
 
+def _candidates(lsh, keys: list[int], minhashes: list) -> set[tuple[int, int]]:
+    """Every pair (i < j) that the LSH index returns when queried with each inserted minhash."""
+    candidates: set[tuple[int, int]] = set()
+    for i, m in zip(keys, minhashes, strict=True):
+        for j in lsh.query(m):
+            if j != i:
+                candidates.add((i, j) if i < j else (j, i))
+    return candidates
+
+
 def _verify(candidates: set[tuple[int, int]], sets: list[set[str]], threshold: float) -> list[tuple[int, int, float]]:
     pairs = []
     for a, b in candidates:
@@ -71,11 +81,7 @@ def run_datasketch(
     with lsh.insertion_session() as session:
         for i, m in zip(nonempty, minhashes, strict=True):
             session.insert(i, m, check_duplication=False)
-    candidates: set[tuple[int, int]] = set()
-    for i, m in zip(nonempty, minhashes, strict=True):
-        for j in lsh.query(m):
-            if j != i:
-                candidates.add((i, j) if i < j else (j, i))
+    candidates = _candidates(lsh, nonempty, minhashes)
     _write(out, ids, _verify(candidates, sets, threshold), len(candidates))
 
 
@@ -93,9 +99,5 @@ def run_rensa(
     lsh = RMinHashLSH(threshold, num_perm, rensa_bands)
     for i, m in zip(nonempty, minhashes, strict=True):
         lsh.insert(i, m)
-    candidates: set[tuple[int, int]] = set()
-    for i, m in zip(nonempty, minhashes, strict=True):
-        for j in lsh.query(m):
-            if j != i:
-                candidates.add((i, j) if i < j else (j, i))
+    candidates = _candidates(lsh, nonempty, minhashes)
     _write(out, ids, _verify(candidates, sets, threshold), len(candidates))

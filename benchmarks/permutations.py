@@ -58,7 +58,9 @@ def coefficients(family: str, seed: int) -> dict[str, int]:
 def signatures_sql(family: str) -> str:
     expression = FAMILIES[family][0]
     columns = ",\n    ".join(f"min({expression.format(i=i)})::uinteger as mh_{i}" for i in range(NUM_PERM))
-    return f"create or replace table family_signatures as\nselect doc_id,\n    {columns}\nfrom shingles\ngroup by doc_id"
+    return (
+        f"create or replace table family_signatures as\nselect doc_id,\n    {columns}\nfrom shingles\ngroup by doc_id"
+    )
 
 
 def used(sql: str, values: dict[str, int]) -> dict[str, int]:

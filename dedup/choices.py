@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Keep(str, Enum):
+class Keep(StrEnum):
     """Which document of a cluster survives; ties are always broken by id."""
 
     first = "first"  # earliest in input order
@@ -14,7 +14,7 @@ class Keep(str, Enum):
     shortest = "shortest"  # shortest text
 
 
-class What(str, Enum):
+class What(StrEnum):
     """What `dedup export` writes."""
 
     pairs = "pairs"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
@@ -25,21 +25,38 @@ app = typer.Typer(
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-class ShingleType(str, Enum):
+class ShingleType(StrEnum):
     char = "char"
     word = "word"
 
 
-class Method(str, Enum):
+class Method(StrEnum):
     lsh = "lsh"
     signature = "signature"
     exact = "exact"
 
 
-class TableFormat(str, Enum):
+class TableFormat(StrEnum):
     table = "table"
     csv = "csv"
     jsonl = "jsonl"
+
+
+# Options that `run` and `eval` share: declared once, so their flags, defaults and help agree.
+Inputs = Annotated[list[Path], typer.Argument(help="Folders, text files, or .parquet/.csv/.jsonl tables.")]
+Threshold = Annotated[float, typer.Option("--threshold", "-t", help="Keep pairs with Jaccard >= this.")]
+ShingleTypeOption = Annotated[ShingleType, typer.Option(help="Character or word shingles.")]
+ShingleSize = Annotated[int, typer.Option("--shingle-size", "-k", help="Shingle length (characters or words).")]
+NumPerm = Annotated[int, typer.Option(help="MinHash permutations.")]
+Seed = Annotated[int, typer.Option(help="Seed of the permutations.")]
+Bands = Annotated[Optional[int], typer.Option(help="LSH bands (default: chosen from the threshold).")]
+Rows = Annotated[Optional[int], typer.Option(help="Rows per band (default: chosen from the threshold).")]
+Lines = Annotated[bool, typer.Option("--lines", help="Each line of a text file is a document.")]
+IdColumn = Annotated[
+    Optional[str], typer.Option(help="Id column of a table [default: id, or the row number if absent].")
+]
+TextColumn = Annotated[str, typer.Option(help="Text column of a table.")]
+Threads = Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")]
 
 
 def fail(error: DedupError) -> NoReturn:
@@ -64,25 +81,23 @@ def main(
 
 @app.command()
 def run(
-    inputs: Annotated[list[Path], typer.Argument(help="Folders, text files, or .parquet/.csv/.jsonl tables.")],
-    threshold: Annotated[float, typer.Option("--threshold", "-t", help="Keep pairs with Jaccard >= this.")] = 0.8,
-    shingle_type: Annotated[ShingleType, typer.Option(help="Character or word shingles.")] = ShingleType.char,
-    shingle_size: Annotated[int, typer.Option("--shingle-size", "-k", help="Shingle length (characters or words).")] = 9,
-    num_perm: Annotated[int, typer.Option(help="MinHash permutations.")] = 128,
-    seed: Annotated[int, typer.Option(help="Seed of the permutations.")] = DEFAULT_SEED,
-    bands: Annotated[Optional[int], typer.Option(help="LSH bands (default: chosen from the threshold).")] = None,
-    rows: Annotated[Optional[int], typer.Option(help="Rows per band (default: chosen from the threshold).")] = None,
+    inputs: Inputs,
+    threshold: Threshold = 0.8,
+    shingle_type: ShingleTypeOption = ShingleType.char,
+    shingle_size: ShingleSize = 9,
+    num_perm: NumPerm = 128,
+    seed: Seed = DEFAULT_SEED,
+    bands: Bands = None,
+    rows: Rows = None,
     method: Annotated[
         Method,
         typer.Option(
-            help="Candidates: lsh (MinHash bands), signature (compare all signatures), exact (all pairs, prefix filter)."
+            help="Candidates: lsh (MinHash bands), signature (all signature pairs), exact (all pairs, prefix filter)."
         ),
     ] = Method.lsh,
-    lines: Annotated[bool, typer.Option("--lines", help="Each line of a text file is a document.")] = False,
-    id_column: Annotated[
-        Optional[str], typer.Option(help="Id column of a table [default: id, or the row number if absent].")
-    ] = None,
-    text_column: Annotated[str, typer.Option(help="Text column of a table.")] = "text",
+    lines: Lines = False,
+    id_column: IdColumn = None,
+    text_column: TextColumn = "text",
     include_hidden: Annotated[bool, typer.Option("--include-hidden", help="Read hidden files and folders.")] = False,
     db: Annotated[Optional[Path], typer.Option(help="Keep every stage's table in this DuckDB file.")] = None,
     output: Annotated[
@@ -91,7 +106,7 @@ def run(
     output_format: Annotated[
         TableFormat, typer.Option("--format", help="Format of pairs printed to stdout.")
     ] = TableFormat.table,
-    threads: Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")] = None,
+    threads: Threads = None,
     memory_limit: Annotated[
         Optional[str], typer.Option(help="DuckDB memory limit, e.g. 2GB; larger stages spill to --temp-dir.")
     ] = None,
@@ -224,6 +239,7 @@ def print_table(table: object, output_format: TableFormat) -> None:
 
     writers = {TableFormat.table: write_text_table, TableFormat.csv: write_csv, TableFormat.jsonl: write_jsonl}
     writers[output_format](table, sys.stdout)  # type: ignore[arg-type]
-from . import cli_index  # noqa: E402,F401
-from . import cli_params  # noqa: E402,F401
-from . import cli_eval  # noqa: E402,F401
+
+
+# The other commands register themselves on `app` when imported; they import `app` from here.
+from . import cli_eval, cli_index, cli_params  # noqa: E402,F401,I001

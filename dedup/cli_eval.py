@@ -2,30 +2,45 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from .cli import ShingleType, app, fail
+from .cli import (
+    Bands,
+    IdColumn,
+    Inputs,
+    Lines,
+    NumPerm,
+    Rows,
+    Seed,
+    ShingleSize,
+    ShingleType,
+    ShingleTypeOption,
+    TextColumn,
+    Threads,
+    Threshold,
+    app,
+    fail,
+)
 from .errors import DedupError
 from .hashing import DEFAULT_SEED
 
 
 @app.command("eval")
 def evaluate_command(
-    inputs: Annotated[list[Path], typer.Argument(help="Folders, text files, or .parquet/.csv/.jsonl tables.")],
-    threshold: Annotated[float, typer.Option("--threshold", "-t", help="Jaccard threshold.")] = 0.8,
-    shingle_type: Annotated[ShingleType, typer.Option(help="Character or word shingles.")] = ShingleType.char,
-    shingle_size: Annotated[int, typer.Option("--shingle-size", "-k", help="Shingle length.")] = 9,
-    num_perm: Annotated[int, typer.Option(help="MinHash permutations.")] = 128,
-    seed: Annotated[int, typer.Option(help="Seed of the permutations.")] = DEFAULT_SEED,
-    bands: Annotated[Optional[int], typer.Option(help="LSH bands (default: chosen from the threshold).")] = None,
-    rows: Annotated[Optional[int], typer.Option(help="Rows per band (default: chosen from the threshold).")] = None,
-    lines: Annotated[bool, typer.Option("--lines", help="Each line of a text file is a document.")] = False,
-    id_column: Annotated[Optional[str], typer.Option(help="Id column of a table.")] = None,
-    text_column: Annotated[str, typer.Option(help="Text column of a table.")] = "text",
-    threads: Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")] = None,
+    inputs: Inputs,
+    threshold: Threshold = 0.8,
+    shingle_type: ShingleTypeOption = ShingleType.char,
+    shingle_size: ShingleSize = 9,
+    num_perm: NumPerm = 128,
+    seed: Seed = DEFAULT_SEED,
+    bands: Bands = None,
+    rows: Rows = None,
+    lines: Lines = False,
+    id_column: IdColumn = None,
+    text_column: TextColumn = "text",
+    threads: Threads = None,
     sample: Annotated[
         Optional[int], typer.Option(min=2, help="Evaluate on this many documents drawn at random (--sample-seed).")
     ] = None,

@@ -223,7 +223,7 @@ def _read_table(corpus: Corpus, path: Path, id_column: str | None, text_column: 
         id_values = ids.to_pylist()
     else:
         id_values = list(range(1, table.num_rows + 1))
-    for doc_id, text in zip(id_values, texts.to_pylist()):
+    for doc_id, text in zip(id_values, texts.to_pylist(), strict=True):
         if prefix is not None:
             doc_id = f"{prefix}:{doc_id}"
         if text is None:

@@ -20,7 +20,7 @@ def temp_directory(path: Path, settings: Settings | None) -> Path:
 
 
 def connect(path: Path, settings: Settings | None = None, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    config: dict[str, str | int | bool] = {}
+    config: dict[str, str | bool | int | float | list[str]] = {}
     if settings is not None:
         if settings.threads is not None:
             config["threads"] = settings.threads

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import tempfile
 from dataclasses import dataclass, field
@@ -85,7 +86,7 @@ def _evaluate(settings: Settings) -> Evaluation:
     hits = truth.keys() & found.keys()
     edges = bucket_edges(settings.threshold)
     buckets = []
-    for i, (low, high) in enumerate(zip(edges, edges[1:], strict=False)):
+    for i, (low, high) in enumerate(itertools.pairwise(edges)):
         last = i == len(edges) - 2
         inside = [p for p, j in truth.items() if low <= j < high or (last and j == high)]
         probability = sum(settings.banding.probability(truth[p]) for p in inside) / len(inside) if inside else 0.0

@@ -69,7 +69,7 @@ def explain_pair(con: duckdb.DuckDBPyConnection, id_a: str, id_b: str, examples:
     signature_rows = signatures.fetchall()
     estimate = None
     if len(signature_rows) == 2:
-        estimate = sum(x == y for x, y in zip(*signature_rows)) / settings.num_perm
+        estimate = sum(x == y for x, y in zip(*signature_rows, strict=True)) / settings.num_perm
     collided = [
         row[0]
         for row in con.execute(

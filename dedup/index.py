@@ -180,7 +180,9 @@ def _stage_new_documents(
                     {"offset": first_new - 1, "positions": positions},
                 ).fetchall()
         for name in PER_DOCUMENT_STAGES:
-            con.execute(f"insert into main.{quote_identifier(name)} by name select * from staging.{quote_identifier(name)}").fetchall()
+            con.execute(
+                f"insert into main.{quote_identifier(name)} by name select * from staging.{quote_identifier(name)}"
+            ).fetchall()
             con.execute(f"drop table staging.{quote_identifier(name)}").fetchall()
         # Pair stages: candidates among pairs with a new document, then the unchanged
         # verified and pairs stages, reading the appended main tables through the search path.
@@ -188,7 +190,9 @@ def _stage_new_documents(
         for name in ("verified", "pairs"):
             run_stage(con, stage_named(name, settings), settings)
         for name in PAIR_TABLES:
-            con.execute(f"insert into main.{quote_identifier(name)} by name select * from staging.{quote_identifier(name)}").fetchall()
+            con.execute(
+                f"insert into main.{quote_identifier(name)} by name select * from staging.{quote_identifier(name)}"
+            ).fetchall()
         # A run numbers documents in id order, so its pairs have id_a < id_b; keep that.
         con.execute(
             """
@@ -243,7 +247,9 @@ def _delete(con: duckdb.DuckDBPyConnection, doc_ids: list[int]) -> None:
     con.register("removed_doc_ids", pa.table({"doc_id": pa.array(doc_ids, pa.int64())}))
     try:
         for name in PER_DOCUMENT_STAGES:
-            con.execute(f"delete from {quote_identifier(name)} where doc_id in (select doc_id from removed_doc_ids)").fetchall()
+            con.execute(
+                f"delete from {quote_identifier(name)} where doc_id in (select doc_id from removed_doc_ids)"
+            ).fetchall()
         for name in ("candidates", "verified", "pairs"):
             con.execute(
                 f"delete from {quote_identifier(name)} where doc_id_a in (select doc_id from removed_doc_ids)"

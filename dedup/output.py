@@ -54,7 +54,7 @@ def write_csv(table: pa.Table, stream: TextIO) -> None:
 def write_jsonl(table: pa.Table, stream: TextIO) -> None:
     names = table.column_names
     for row in _rows(table):
-        stream.write(json.dumps(dict(zip(names, row)), ensure_ascii=False) + "\n")
+        stream.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False) + "\n")
 
 
 def write_text_table(table: pa.Table, stream: TextIO, digits: int = 6) -> None:
@@ -65,7 +65,9 @@ def write_text_table(table: pa.Table, stream: TextIO, digits: int = 6) -> None:
     numeric = [pa.types.is_floating(t) or pa.types.is_integer(t) for t in table.schema.types]
 
     def line(values: list[str]) -> str:
-        return "  ".join(v.rjust(w) if n else v.ljust(w) for v, w, n in zip(values, widths, numeric)).rstrip()
+        return "  ".join(
+            v.rjust(w) if n else v.ljust(w) for v, w, n in zip(values, widths, numeric, strict=True)
+        ).rstrip()
 
     stream.write(line(names) + "\n")
     stream.write(line(["-" * w for w in widths]) + "\n")
@@ -84,4 +86,4 @@ def _cell(value: object, digits: int) -> str:
 
 def _rows(table: pa.Table) -> list[tuple[object, ...]]:
     columns = [column.to_pylist() for column in table.columns]
-    return list(zip(*columns))
+    return list(zip(*columns, strict=True))

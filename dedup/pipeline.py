@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
@@ -115,7 +115,7 @@ def _database(settings: Settings) -> Iterator[duckdb.DuckDBPyConnection]:
 def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progress) -> RunResult:
     summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
     summary.detection_probability = settings.banding.probability(settings.threshold)
-    started = datetime.now(timezone.utc)
+    started = datetime.now(UTC)
 
     progress("read")
     clock = time.perf_counter()

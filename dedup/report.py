@@ -28,7 +28,7 @@ SHOWN_SKIPPED = 10
 
 def print_skipped(console: Console, skipped: pa.Table, limit: int | None = None) -> None:
     """One line per skipped input: its name (control characters escaped) and the reason."""
-    rows = list(zip(skipped["source"].to_pylist(), skipped["reason"].to_pylist()))
+    rows = list(zip(skipped["source"].to_pylist(), skipped["reason"].to_pylist(), strict=True))
     for source, reason in rows[:limit]:
         name = source.encode("unicode_escape").decode("ascii") if not source.isprintable() else source
         console.print(f"  {name}: {reason}", markup=False, soft_wrap=True)

@@ -17,7 +17,8 @@ def quote_identifier(name: str) -> str:
 def minhash_columns(num_perm: int) -> str:
     """One aggregate per permutation i: min((a_i * h + b_i) mod 2^32) as mh_i (mod 2^32 as a mask)."""
     return ",\n    ".join(
-        f"min((h * $a_{i}::ubigint + $b_{i}::ubigint) & 4294967295::ubigint)::uinteger as mh_{i}" for i in range(num_perm)
+        f"min((h * $a_{i}::ubigint + $b_{i}::ubigint) & 4294967295::ubigint)::uinteger as mh_{i}"
+        for i in range(num_perm)
     )
 
 

@@ -8,7 +8,9 @@ import random
 def planted_corpus(n_base: int, variants: int, seed: int, words: int = 80) -> dict[str, str]:
     """n_base random documents, each with `variants` edited copies (0-25% of words changed)."""
     rng = random.Random(seed)
-    vocabulary = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 8))) for _ in range(3000)]
+    vocabulary = [
+        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 8))) for _ in range(3000)
+    ]
     docs: dict[str, str] = {}
     for i in range(n_base):
         base = [rng.choice(vocabulary) for _ in range(words)]

@@ -64,7 +64,8 @@ def result_tables(db: Path) -> dict[str, set]:
             rows(
                 db,
                 """select least(a.id, b.id), greatest(a.id, b.id), v.intersection, v.union_size, v.jaccard
-                   from verified v join documents a on a.doc_id = v.doc_id_a join documents b on b.doc_id = v.doc_id_b""",
+                   from verified v join documents a on a.doc_id = v.doc_id_a
+                   join documents b on b.doc_id = v.doc_id_b""",
             )
         ),
         "pairs": rows(db, "select id_a, id_b, jaccard, estimate from pairs order by jaccard desc, id_a, id_b"),

@@ -55,8 +55,7 @@ def fingerprints(shingle_set: set[str]) -> set[int]:
 
 def coefficients(seed: int, num_perm: int) -> list[tuple[int, int]]:
     return [
-        ((md5_u64(f"dedup:{seed}:a:{i}") % 2**32) | 1, md5_u64(f"dedup:{seed}:b:{i}") % 2**32)
-        for i in range(num_perm)
+        ((md5_u64(f"dedup:{seed}:a:{i}") % 2**32) | 1, md5_u64(f"dedup:{seed}:b:{i}") % 2**32) for i in range(num_perm)
     ]
 
 

@@ -54,7 +54,7 @@ def test_output_formats_and_byte_identical_reruns(tmp_path, suffix):
     else:
         lines = out.read_text().splitlines()
         assert lines[0] == "id_a,id_b,jaccard,estimate"
-        rows = [dict(zip(lines[0].split(","), line.split(","))) for line in lines[1:]]
+        rows = [dict(zip(lines[0].split(","), line.split(","), strict=True)) for line in lines[1:]]
     assert rows and set(rows[0]) == {"id_a", "id_b", "jaccard", "estimate"}
 
 

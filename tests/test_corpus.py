@@ -11,7 +11,7 @@ from dedup.errors import InputError, UsageError
 
 
 def docs(corpus) -> dict:
-    return dict(zip(corpus.ids, corpus.texts))
+    return dict(zip(corpus.ids, corpus.texts, strict=True))
 
 
 def test_folder_ids_are_relative_paths_sorted_recursively(tmp_path):
@@ -47,7 +47,10 @@ def test_hidden_and_binary_files_are_skipped_with_reasons(tmp_path):
     (tmp_path / "ok.txt").write_text("fine")
     corpus = read_corpus([tmp_path])
     assert corpus.ids == ["ok.txt"]
-    assert {(s.source, s.reason.split(" ")[0]) for s in corpus.skipped} == {(".hidden", "hidden"), ("image.png", "binary")}
+    assert {(s.source, s.reason.split(" ")[0]) for s in corpus.skipped} == {
+        (".hidden", "hidden"),
+        ("image.png", "binary"),
+    }
     assert read_corpus([tmp_path], include_hidden=True).ids == [".hidden", "ok.txt"]
 
 

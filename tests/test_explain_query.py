@@ -52,7 +52,7 @@ def test_explain_equals_recomputation(tmp_path, kind, k):
         assert (e.shingles_a, e.shingles_b, e.shared) == (len(a), len(bset), len(a & bset))
         assert e.jaccard == pytest.approx(reference.jaccard(a, bset), abs=1e-12)
         sa, sb = reference.signature(a, 1, 128), reference.signature(bset, 1, 128)
-        assert e.estimate == sum(x == y for x, y in zip(sa, sb)) / 128
+        assert e.estimate == sum(x == y for x, y in zip(sa, sb, strict=True)) / 128
         ba, bb = buckets_of(docs[e.id_a], kind, k, b, r), buckets_of(docs[e.id_b], kind, k, b, r)
         assert e.collided_bands == [band for band in range(b) if ba[band] == bb[band]]
         assert e.probability_none == pytest.approx((1 - e.jaccard**r) ** b)

@@ -55,7 +55,9 @@ def test_hand_made_shingle_sets_equal_reference(kind, k):
         assert got[i] == reference.fingerprints(reference.shingles(text, k, kind)), text
 
 
-@given(texts=st.lists(unicode_text, min_size=1, max_size=6), k=st.integers(1, 6), kind=st.sampled_from(["char", "word"]))
+@given(
+    texts=st.lists(unicode_text, min_size=1, max_size=6), k=st.integers(1, 6), kind=st.sampled_from(["char", "word"])
+)
 def test_property_shingle_sets_equal_reference(texts, k, kind):
     got = sql_shingle_sets(texts, kind, k)
     for i, text in enumerate(texts, start=1):
@@ -74,7 +76,10 @@ def test_property_signatures_equal_reference_bit_for_bit(texts, seed, k):
     load_documents(con, texts, settings)
     run_stages(con, settings, until="signatures", start="shingles")
     columns = ", ".join(f"mh_{i}" for i in range(num_perm))
-    got = {doc_id: list(sig) for doc_id, *sig in rows(con, f"select d.id, {columns} from signatures join documents d using (doc_id)")}
+    got = {
+        doc_id: list(sig)
+        for doc_id, *sig in rows(con, f"select d.id, {columns} from signatures join documents d using (doc_id)")
+    }
     con.close()
     for i, text in enumerate(texts, start=1):
         shingle_set = reference.shingles(text, k, "char")
@@ -125,6 +130,10 @@ def test_property_long_texts_across_chunk_boundaries(texts, k, kind):
 @pytest.mark.parametrize("kind", ["char", "word"])
 @pytest.mark.parametrize("length", [255, 256, 257, 511, 512, 513, 2000])
 def test_lengths_around_piece_size(kind, length):
-    text = " ".join(f"w{i % 97}" for i in range(length)) if kind == "word" else "".join(chr(0x61 + i % 23) + ("é" if i % 50 == 0 else "") for i in range(length))
+    text = (
+        " ".join(f"w{i % 97}" for i in range(length))
+        if kind == "word"
+        else "".join(chr(0x61 + i % 23) + ("é" if i % 50 == 0 else "") for i in range(length))
+    )
     for k in (1, 5, 9):
         assert sql_shingle_sets([text], kind, k)[1] == reference.fingerprints(reference.shingles(text, k, kind))

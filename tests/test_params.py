@@ -1,10 +1,10 @@
 from __future__ import annotations
 
 import pytest
+from helpers import settings_for
 
 from dedup.errors import UsageError
 from dedup.params import choose_banding, detection_probability
-from helpers import settings_for
 
 
 def test_s_curve_values():

@@ -85,8 +85,20 @@ def test_database_keeps_every_stage_and_the_run(tmp_path, tiny_corpus):
     dedup.run(tiny_corpus, 0.8, shingle_size=5, db=db)
     con = duckdb.connect(str(db), read_only=True)
     tables = {name for (name,) in con.execute("select table_name from information_schema.tables").fetchall()}
-    assert {"documents", "shingles", "signatures", "band_hashes", "candidates", "verified", "pairs", "runs", "skipped"} <= tables
-    options, counts, seconds, scheme = con.execute("select options, counts, stage_seconds, hash_scheme from runs").fetchone()
+    assert {
+        "documents",
+        "shingles",
+        "signatures",
+        "band_hashes",
+        "candidates",
+        "verified",
+        "pairs",
+        "runs",
+        "skipped",
+    } <= tables
+    options, counts, seconds, scheme = con.execute(
+        "select options, counts, stage_seconds, hash_scheme from runs"
+    ).fetchone()
     assert json.loads(options)["shingle_size"] == 5
     assert json.loads(counts)["read"] == 6 and json.loads(counts)["empty"] == 1
     assert set(json.loads(seconds)) >= {"read", "shingles", "signatures", "pairs"}

@@ -69,7 +69,11 @@ def test_band_hashes_one_row_per_band_and_equal_bands_share_buckets(con):
     run_stages(con, settings, until="band_hashes", start="shingles")
     per_doc = rows(con, "select doc_id, count(*), count(distinct band) from band_hashes group by 1 order by 1")
     assert per_doc == [(1, 3, 3), (2, 3, 3), (3, 3, 3)]
-    assert rows(con, "select count(*) from band_hashes a join band_hashes b using (band, bucket) where a.doc_id = 1 and b.doc_id = 2") == [(3,)]
+    assert rows(
+        con,
+        "select count(*) from band_hashes a join band_hashes b using (band, bucket)"
+        " where a.doc_id = 1 and b.doc_id = 2",
+    ) == [(3,)]
 
 
 def test_candidates_verified_and_pairs(con):
@@ -77,7 +81,10 @@ def test_candidates_verified_and_pairs(con):
     texts = {"a": "abcdef", "b": "abcdeg", "c": "zzzzzz", "d": "abcdef"}
     load_documents(con, texts, settings)
     run_stages(con, settings, until="pairs", start="shingles")
-    verified = {(a, b): (i, u, j) for a, b, i, u, j in rows(con, "select doc_id_a, doc_id_b, intersection, union_size, jaccard from verified")}
+    verified = {
+        (a, b): (i, u, j)
+        for a, b, i, u, j in rows(con, "select doc_id_a, doc_id_b, intersection, union_size, jaccard from verified")
+    }
     # a: ab bc cd de ef ; b: ab bc cd de eg ; d = a
     assert verified[(1, 4)] == (5, 5, 1.0)
     assert verified[(1, 2)] == (4, 6, pytest.approx(4 / 6))

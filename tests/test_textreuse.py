@@ -59,7 +59,10 @@ def test_ats_python_regex_values_and_threshold_pair(shared_corpora, tmp_path):
     got = run_all_pairs(folder, 5, tmp_path)
     for pair, value in expected_values(shared_corpora, "ats10 n=5").items():
         assert got[pair] == pytest.approx(value, abs=1e-6)
-    published = {("remember00palm", "remembermeorholy00palm"): 0.7005667, ("calltounconv00baxt", "lifeofrevrichard00baxt"): 0.281}
+    published = {
+        ("remember00palm", "remembermeorholy00palm"): 0.7005667,
+        ("calltounconv00baxt", "lifeofrevrichard00baxt"): 0.281,
+    }
     for pair, value in published.items():
         assert got[frozenset(pair)] == pytest.approx(value, abs=0.01)
     at_08 = dedup.run(folder, 0.8, shingle_type="word", shingle_size=5).to_pylist()
