@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import statistics
 import subprocess
 import sys
@@ -50,45 +49,50 @@ class Result:
 
 
 def child(args: argparse.Namespace) -> None:
-    """Run one system in this process and print its peak RSS (KiB) on the last line."""
+    """Run one peer pipeline in this process (a child of the benchmark)."""
+    import peers
+
+    run = peers.run_rensa if args.system == "rensa" else peers.run_datasketch
     source, out = Path(args.input), Path(args.pairs)
-    if args.system in ("dedup", "exact", "dense"):
-        method = "exact" if args.system == "exact" else "lsh"
-        banding = ["--bands", "32", "--rows", "4"] if args.system == "dense" else []
-        command = [
+    run(source, out, args.shingle_type, args.k, args.num_perm, args.threshold, args.bands, args.rows)
+
+
+def command_for(system: str, source: Path, out: Path, args: argparse.Namespace) -> list[str]:
+    """dedup runs as its own CLI process (what a user runs); a peer as a child of this script."""
+    if system in ("dedup", "exact", "dense"):
+        method = "exact" if system == "exact" else "lsh"
+        banding = ["--bands", "32", "--rows", "4"] if system == "dense" else []
+        return [
             str(Path(sys.executable).with_name("dedup")), "run", str(source), *banding,
             "--threshold", str(args.threshold),
             "--shingle-type", args.shingle_type, "-k", str(args.k), "--num-perm", str(args.num_perm),
             "--method", method, "--threads", str(args.threads), "-o", str(out), "-q",
             "--db", str(out.with_suffix(".duckdb")),
         ]  # fmt: skip
-        subprocess.run(command, check=True)
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    else:
-        import peers
-
-        run = peers.run_rensa if args.system == "rensa" else peers.run_datasketch
-        run(source, out, args.shingle_type, args.k, args.num_perm, args.threshold, args.bands, args.rows)
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(peak)
-
-
-def run_system(system: str, source: Path, work: Path, args: argparse.Namespace) -> tuple[float, float, Path]:
-    out = work / f"{source.stem}-{system}.parquet"
-    for stale in (out, out.with_suffix(".duckdb")):
-        stale.unlink(missing_ok=True)
-    command = [
+    return [
         sys.executable, __file__, "--child", system, "--input", str(source), "--pairs", str(out),
         "--threshold", str(args.threshold), "--shingle-type", args.shingle_type, "-k", str(args.k),
         "--num-perm", str(args.num_perm), "--bands", str(args.bands), "--rows", str(args.rows),
         "--threads", str(args.threads),
     ]  # fmt: skip
+
+
+def run_system(system: str, source: Path, work: Path, args: argparse.Namespace) -> tuple[float, float, Path]:
+    """Wall seconds and peak RSS (MiB, from wait4 of that one process) of one system's run."""
+    out = work / f"{source.stem}-{system}.parquet"
+    for stale in (out, out.with_suffix(".duckdb")):
+        stale.unlink(missing_ok=True)
     env = dict(os.environ, RAYON_NUM_THREADS=str(args.threads), OMP_NUM_THREADS=str(args.threads))
     clock = time.perf_counter()
-    done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
+    process = subprocess.Popen(command_for(system, source, out, args), env=env, stderr=subprocess.PIPE)
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - clock
-    peak_kib = int(done.stdout.strip().splitlines()[-1])
-    return seconds, peak_kib / 1024, out
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"{system} failed ({process.returncode}): {errors.decode(errors='replace')}")
+    return seconds, usage.ru_maxrss / 1024, out
 
 
 def pair_set(path: Path) -> set[tuple[str, str]]:
