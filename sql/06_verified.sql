@@ -4,12 +4,25 @@
 -- params: (none)
 -- One row per candidate with its exact Jaccard similarity |A n B| / |A u B| over the two
 -- distinct-shingle sets (64-bit fingerprints). The estimate is never trusted alone.
+-- Only the shingles of documents in some candidate pair are joined (a semi join first): joining the
+-- candidates with the whole shingles table let DuckDB plan a pre-aggregation over all of it,
+-- 11 s instead of 2.6 s at 200k documents (37M shingles).
 create or replace table verified as
-with shared as (
+with involved as (
+    select doc_id_a as doc_id from candidates
+    union
+    select doc_id_b from candidates
+),
+candidate_shingles as (
+    select s.doc_id, s.fingerprint
+    from shingles as s
+    semi join involved using (doc_id)
+),
+shared as (
     select c.doc_id_a, c.doc_id_b, count(*) as intersection
     from candidates as c
-    join shingles as sa on sa.doc_id = c.doc_id_a
-    join shingles as sb on sb.doc_id = c.doc_id_b and sb.fingerprint = sa.fingerprint
+    join candidate_shingles as sa on sa.doc_id = c.doc_id_a
+    join candidate_shingles as sb on sb.doc_id = c.doc_id_b and sb.fingerprint = sa.fingerprint
     group by c.doc_id_a, c.doc_id_b
 )
 select

@@ -128,7 +128,7 @@ def test_property_long_texts_across_chunk_boundaries(texts, k, kind):
 
 
 @pytest.mark.parametrize("kind", ["char", "word"])
-@pytest.mark.parametrize("length", [255, 256, 257, 511, 512, 513, 2000])
+@pytest.mark.parametrize("length", [63, 64, 65, 129, 255, 256, 257, 511, 512, 513, 2000])
 def test_lengths_around_piece_size(kind, length):
     text = (
         " ".join(f"w{i % 97}" for i in range(length))
@@ -137,3 +137,10 @@ def test_lengths_around_piece_size(kind, length):
     )
     for k in (1, 5, 9):
         assert sql_shingle_sets([text], kind, k)[1] == reference.fingerprints(reference.shingles(text, k, kind))
+
+
+@pytest.mark.parametrize("kind,k", [("char", 300), ("char", 257), ("word", 65), ("word", 300)])
+def test_shingles_longer_than_a_piece(kind, k):
+    # a piece is extended by k - 1 units of the next one, so pieces are never shorter than k
+    text = " ".join(f"w{i % 89}x{i % 7}" for i in range(700))
+    assert sql_shingle_sets([text], kind, k)[1] == reference.fingerprints(reference.shingles(text, k, kind))
