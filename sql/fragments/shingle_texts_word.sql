@@ -8,8 +8,8 @@
 -- A token is a maximal run of Unicode letters, digits and '_' (Python's \w+). A document with
 -- fewer than k tokens is one shingle (all its tokens); a document without tokens has none.
 -- Token lists are regrouped into chunks of $piece tokens, each extended by the first k-1 tokens
--- of the next chunk: every unnested position carries its list, so unnesting positions over a
--- book-length list would be quadratic.
+-- of the next chunk ($piece >= k, see dedup/stages.py): every unnested position carries its list,
+-- so unnesting positions over a book-length list would be quadratic.
 with split as (
     select doc_id, regexp_extract_all(norm, '[\p{L}\p{N}_]+') as tokens
     from {{ documents }}
