@@ -27,6 +27,9 @@ class Skipped:
     reason: str
 
 
+ARROW_BATCH_ROWS = 64
+
+
 @dataclass
 class Corpus:
     ids: list[object] = field(default_factory=list)
@@ -49,7 +52,7 @@ class Corpus:
             ids = ids.cast(pa.string())
         if pa.types.is_null(ids.type):
             ids = ids.cast(pa.string())
-        return pa.table(
+        table = pa.table(
             {
                 "position": pa.array(range(1, len(self.ids) + 1), pa.int64()),
                 "id": ids,
@@ -57,6 +60,9 @@ class Corpus:
                 "encoding": pa.array(self.encodings, pa.string()),
             }
         )
+        # Small record batches (zero-copy slices) let DuckDB normalize them on all threads: 2,000
+        # book-length texts in one batch were normalized on one thread (1.4 s against 0.8 s).
+        return pa.Table.from_batches(table.to_batches(max_chunksize=ARROW_BATCH_ROWS), table.schema)
 
     def skipped_arrow(self) -> pa.Table:
         return pa.table(
