@@ -1,7 +1,5 @@
 """The dedup command line: parse options, call the library, print. Nothing else."""
 
-from __future__ import annotations
-
 import sys
 from enum import StrEnum
 from pathlib import Path

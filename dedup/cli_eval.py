@@ -1,7 +1,5 @@
 """`dedup eval`: how many true pairs LSH finds, measured against --method exact on the same input."""
 
-from __future__ import annotations
-
 from typing import Annotated, Optional
 
 import typer

@@ -1,7 +1,5 @@
 """Commands on the database a run leaves with --db: clusters, exports, explain, buckets, the living index."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Optional
 

@@ -1,7 +1,5 @@
 """`dedup params`: the LSH banding for a threshold, its S-curve and error areas, optionally plotted."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Optional
 
