@@ -98,15 +98,20 @@ def forget_stages(con: duckdb.DuckDBPyConnection) -> None:
 
 
 @contextmanager
-def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """Commit everything in the block, or nothing: on any failure, Ctrl-C included, roll back."""
+def transaction(
+    con: duckdb.DuckDBPyConnection, interrupted: str = "interrupted; the database keeps every stage that had finished"
+) -> Iterator[None]:
+    """Commit everything in the block, or nothing: on any failure, Ctrl-C included, roll back.
+
+    Ctrl-C becomes Interrupted(interrupted): one line for the user, exit 130.
+    """
     con.execute("begin transaction").fetchall()
     try:
         yield
     except BaseException as error:
         _rollback(con)
         if is_interrupt(error):
-            raise Interrupted("interrupted; the database keeps every stage that had finished") from None
+            raise Interrupted(interrupted) from None
         raise
     con.execute("commit").fetchall()
 

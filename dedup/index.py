@@ -12,7 +12,7 @@ import duckdb
 import pyarrow as pa
 
 from . import __version__
-from .checkpoint import forget_stages
+from .checkpoint import forget_stages, transaction
 from .choices import Keep
 from .clusters import build_clusters, has_table
 from .corpus import read_inputs
@@ -28,6 +28,7 @@ from .stages import run_stage, stage_named
 INDEX_TABLES = ("documents", "shingles", "signatures", "band_hashes", "candidates", "verified", "pairs", "runs")
 PER_DOCUMENT_STAGES = ("documents", "shingles", "signatures", "band_hashes")
 PAIR_TABLES = ("candidates", "verified")
+UNCHANGED = "interrupted; the index is unchanged"
 
 
 @contextmanager
@@ -128,8 +129,7 @@ def add_documents(
     if existing and not replace:
         shown = ", ".join(repr(i) for i in sorted(existing)[:5])
         raise DedupError(f"{len(existing)} ids are in the index already ({shown}...): use --replace to replace them")
-    con.execute("begin transaction").fetchall()
-    try:
+    with transaction(con, UNCHANGED):
         forget_stages(con)  # the tables no longer match any run's inputs: a later run recomputes
         if existing:
             _delete(con, list(existing.values()))
@@ -141,10 +141,6 @@ def add_documents(
         con.execute("insert into skipped select * from raw_skipped").fetchall()
         con.unregister("raw_skipped")
         _record_add(con, len(raw), clock)
-        con.execute("commit").fetchall()
-    except BaseException:
-        con.execute("rollback").fetchall()
-        raise
     build_clusters(con, keep)
     pairs = con.execute("select count(*) from pairs where doc_id_a >= $f or doc_id_b >= $f", {"f": first_new})
     new_pairs = pairs.fetchall()[0][0]
@@ -179,20 +175,13 @@ def _stage_new_documents(
                     "update staging.documents set doc_id = doc_id + $offset, position = position + $positions",
                     {"offset": first_new - 1, "positions": positions},
                 ).fetchall()
-        for name in PER_DOCUMENT_STAGES:
-            con.execute(
-                f"insert into main.{quote_identifier(name)} by name select * from staging.{quote_identifier(name)}"
-            ).fetchall()
-            con.execute(f"drop table staging.{quote_identifier(name)}").fetchall()
+        _append_staged(con, PER_DOCUMENT_STAGES)
         # Pair stages: candidates among pairs with a new document, then the unchanged
         # verified and pairs stages, reading the appended main tables through the search path.
         run_query(con, "add_candidates", {"first_new": first_new})
         for name in ("verified", "pairs"):
             run_stage(con, stage_named(name, settings), settings)
-        for name in PAIR_TABLES:
-            con.execute(
-                f"insert into main.{quote_identifier(name)} by name select * from staging.{quote_identifier(name)}"
-            ).fetchall()
+        _append_staged(con, PAIR_TABLES)
         # A run numbers documents in id order, so its pairs have id_a < id_b; keep that.
         con.execute(
             """
@@ -207,10 +196,17 @@ def _stage_new_documents(
             from staging.pairs
             """
         ).fetchall()
-        for name in ("candidates", "verified", "pairs"):
-            con.execute(f"drop table staging.{quote_identifier(name)}").fetchall()
+        con.execute("drop table staging.pairs").fetchall()
     finally:
         con.execute("reset search_path").fetchall()
+
+
+def _append_staged(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> None:
+    """Append each staging table's rows to the main table of the same name, then drop it."""
+    for name in names:
+        table = quote_identifier(name)
+        con.execute(f"insert into main.{table} by name select * from staging.{table}").fetchall()
+        con.execute(f"drop table staging.{table}").fetchall()
 
 
 def _record_add(con: duckdb.DuckDBPyConnection, added: int, clock: float) -> None:
@@ -264,14 +260,9 @@ def remove_documents(con: duckdb.DuckDBPyConnection, ids: list[str], keep: Keep 
     missing = [i for i in ids if i not in found]
     if missing:
         raise DedupError(f"no document with id {missing[0]!r} in the index")
-    con.execute("begin transaction").fetchall()
-    try:
+    with transaction(con, UNCHANGED):
         forget_stages(con)
         _delete(con, list(found.values()))
-        con.execute("commit").fetchall()
-    except BaseException:
-        con.execute("rollback").fetchall()
-        raise
     build_clusters(con, keep)
     return len(found)
 
