@@ -17,7 +17,7 @@ from .clusters import build_clusters
 from .corpus import TABLE_EXTENSIONS, UTF8_BOM, _load_table, _walk
 from .database import connect
 from .errors import UsageError
-from .output import write_table
+from .output import FORMATS, write_table
 from .settings import Settings
 
 
@@ -38,7 +38,7 @@ def check_target(settings: Settings, out: Path) -> None:
     if not out.parent.exists():
         raise UsageError(f"folder of the output does not exist: {out.parent}")
     is_table = not source.is_dir() and not settings.lines and source.suffix.lower() in TABLE_EXTENSIONS
-    if is_table and out.suffix.lower() not in (".csv", ".parquet", ".jsonl", ".ndjson"):
+    if is_table and out.suffix.lower() not in FORMATS:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
 
 

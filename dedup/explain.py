@@ -93,7 +93,7 @@ def explain_pair(con: duckdb.DuckDBPyConnection, id_a: str, id_b: str, examples:
         bands=banding.bands,
         rows=banding.rows,
         collided_bands=collided,
-        probability_none=(1.0 - jaccard**banding.rows) ** banding.bands,
+        probability_none=1.0 - banding.probability(jaccard),
         stage=_stage(con, doc_a, doc_b, n_a, n_b, settings.threshold, collided),
     )
     _add_examples(con, explanation, doc_a, doc_b, examples, parameter_values(settings), settings.shingle_type)

@@ -10,9 +10,9 @@ import pyarrow as pa
 
 from .choices import Keep, What
 from .clusters import build_clusters, has_table
-from .errors import UsageError
+from .output import FORMATS, check_writable, format_for, write_table
 
-EXPORT_FORMATS = {".csv": "csv", ".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json"}
+EXPORT_FORMATS = {**FORMATS, ".json": "json"}
 
 
 QUERIES = {
@@ -58,11 +58,7 @@ QUERIES = {
 
 
 def export_format(path: Path) -> str:
-    try:
-        return EXPORT_FORMATS[path.suffix.lower()]
-    except KeyError:
-        known = ", ".join(sorted(EXPORT_FORMATS))
-        raise UsageError(f"cannot tell the export format of {path}: use one of {known}") from None
+    return format_for(path, EXPORT_FORMATS, "export")
 
 
 def export_table(con: duckdb.DuckDBPyConnection, what: What | str, keep: Keep | str | None = None) -> pa.Table:
@@ -74,9 +70,7 @@ def export_table(con: duckdb.DuckDBPyConnection, what: What | str, keep: Keep | 
 
 
 def write_export(table: pa.Table, path: Path, what: What | str) -> None:
-    kind = export_format(path)
-    if not path.parent.exists():
-        raise UsageError(f"folder of the output file does not exist: {path.parent}")
+    kind = check_writable(path, EXPORT_FORMATS, "export")
     if kind == "json":
         with path.open("w", encoding="utf-8", newline="\n") as stream:
             json.dump(_json_value(table, What(what)), stream, ensure_ascii=False, indent=1)
@@ -84,8 +78,6 @@ def write_export(table: pa.Table, path: Path, what: What | str) -> None:
         return
     if kind == "csv":
         table = _lists_as_json(table)
-    from .output import write_table
-
     write_table(table, path)
 
 

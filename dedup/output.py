@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -13,19 +14,21 @@ from .errors import UsageError
 FORMATS = {".csv": "csv", ".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
 
-def format_for(path: Path) -> str:
-    """The output format named by a file's extension; a usage error for any other extension."""
+def format_for(path: Path, formats: Mapping[str, str] = FORMATS, kind: str = "output") -> str:
+    """The format named by a file's extension in `formats`; a usage error for any other extension."""
     try:
-        return FORMATS[path.suffix.lower()]
+        return formats[path.suffix.lower()]
     except KeyError:
-        known = ", ".join(sorted(FORMATS))
-        raise UsageError(f"cannot tell the output format of {path}: use one of {known}") from None
+        known = ", ".join(sorted(formats))
+        raise UsageError(f"cannot tell the {kind} format of {path}: use one of {known}") from None
 
 
-def check_writable(path: Path) -> None:
-    format_for(path)
+def check_writable(path: Path, formats: Mapping[str, str] = FORMATS, kind: str = "output") -> str:
+    """The file's format, once its extension is known and its folder exists."""
+    format_name = format_for(path, formats, kind)
     if not path.parent.exists():
         raise UsageError(f"folder of the output file does not exist: {path.parent}")
+    return format_name
 
 
 def write_table(table: pa.Table, path: Path) -> None:
