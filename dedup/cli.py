@@ -200,11 +200,11 @@ def sql(
 @app.command("show-sql")
 def show_sql(
     stage: Annotated[Optional[str], typer.Argument(help="A stage name; all stages if omitted.")] = None,
-    shingle_type: Annotated[ShingleType, typer.Option(help="Character or word shingles.")] = ShingleType.char,
-    threshold: Annotated[float, typer.Option("--threshold", "-t")] = 0.8,
-    num_perm: Annotated[int, typer.Option(help="MinHash permutations.")] = 128,
-    bands: Annotated[Optional[int], typer.Option(help="LSH bands.")] = None,
-    rows: Annotated[Optional[int], typer.Option(help="Rows per band.")] = None,
+    shingle_type: ShingleTypeOption = ShingleType.char,
+    threshold: Threshold = 0.8,
+    num_perm: NumPerm = 128,
+    bands: Bands = None,
+    rows: Rows = None,
 ) -> None:
     """Print the exact SQL each stage runs for these options (like dbt compile).
 

@@ -5,16 +5,16 @@ from typing import Annotated, Optional
 
 import typer
 
-from .cli import app, fail, stderr
+from .cli import Bands, NumPerm, Rows, Threshold, app, fail, stderr
 from .errors import DedupError, UsageError
 
 
 @app.command()
 def params(
-    threshold: Annotated[float, typer.Option("--threshold", "-t", help="Jaccard threshold.")] = 0.8,
-    num_perm: Annotated[int, typer.Option(help="MinHash permutations.")] = 128,
-    bands: Annotated[Optional[int], typer.Option(help="LSH bands (default: chosen from the threshold).")] = None,
-    rows: Annotated[Optional[int], typer.Option(help="Rows per band (default: chosen from the threshold).")] = None,
+    threshold: Threshold = 0.8,
+    num_perm: NumPerm = 128,
+    bands: Bands = None,
+    rows: Rows = None,
     step: Annotated[float, typer.Option(help="Similarity step of the S-curve table.")] = 0.05,
     plot: Annotated[
         Optional[Path], typer.Option(help="Draw the S-curve to this .png (needs the 'plot' extra).")
