@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -32,39 +33,56 @@ sys.path.insert(0, str(HERE))
 
 from workloads import WORKLOADS, write  # noqa: E402
 
-from dedup.hashing import _md5_u64  # noqa: E402
+from dedup.hashing import _md5_u64, permutation_coefficients  # noqa: E402
 from dedup.params import choose_banding  # noqa: E402
+from dedup.sqltext import minhash_columns  # noqa: E402
+from dedup.stages import used_parameters  # noqa: E402
 
 PRIME = 2**32 - 5
 MASK = 2**32 - 1
 NUM_PERM = 128
+Columns = Callable[[], str]
+Coefficients = Callable[[int], list[tuple[int, int]]]
 
-FAMILIES = {
-    "mod-p": ("(h * $a_{i}::ubigint + $b_{i}::ubigint) % $prime::ubigint", lambda a: 1 + a % (PRIME - 1), PRIME),
-    "mod-2^32": ("(h * $a_{i}::ubigint + $b_{i}::ubigint) & $mask::ubigint", lambda a: (a & MASK) | 1, MASK + 1),
-    "xor": ("xor(h::ubigint, $a_{i}::ubigint)", lambda a: a & MASK, MASK + 1),
+
+def _alternative(expression: str, make_a: Callable[[int], int], modulus: int) -> tuple[Columns, Coefficients]:
+    """A family that dedup does not ship: its column expression and its coefficient derivation."""
+
+    def columns() -> str:
+        return ",\n    ".join(f"min({expression.format(i=i)})::uinteger as mh_{i}" for i in range(NUM_PERM))
+
+    def coefficients(seed: int) -> list[tuple[int, int]]:
+        return [
+            (make_a(_md5_u64(f"dedup:{seed}:a:{i}")), _md5_u64(f"dedup:{seed}:b:{i}") % modulus)
+            for i in range(NUM_PERM)
+        ]
+
+    return columns, coefficients
+
+
+FAMILIES: dict[str, tuple[Columns, Coefficients]] = {
+    "mod-p": _alternative(
+        "(h * $a_{i}::ubigint + $b_{i}::ubigint) % $prime::ubigint", lambda a: 1 + a % (PRIME - 1), PRIME
+    ),
+    # v2 is measured with the SQL and coefficients dedup itself runs
+    "mod-2^32": (lambda: minhash_columns(NUM_PERM), lambda seed: permutation_coefficients(seed, NUM_PERM)),
+    "xor": _alternative("xor(h::ubigint, $a_{i}::ubigint)", lambda a: a & MASK, MASK + 1),
 }
 
 
-def coefficients(family: str, seed: int) -> dict[str, int]:
-    _, make_a, modulus = FAMILIES[family]
-    values = {"prime": PRIME, "mask": MASK}
-    for i in range(NUM_PERM):
-        values[f"a_{i}"] = make_a(_md5_u64(f"dedup:{seed}:a:{i}"))
-        values[f"b_{i}"] = _md5_u64(f"dedup:{seed}:b:{i}") % modulus
-    return values
-
-
 def signatures_sql(family: str) -> str:
-    expression = FAMILIES[family][0]
-    columns = ",\n    ".join(f"min({expression.format(i=i)})::uinteger as mh_{i}" for i in range(NUM_PERM))
+    columns = FAMILIES[family][0]()
     return (
         f"create or replace table family_signatures as\nselect doc_id,\n    {columns}\nfrom shingles\ngroup by doc_id"
     )
 
 
-def used(sql: str, values: dict[str, int]) -> dict[str, int]:
-    return {name: value for name, value in values.items() if f"${name}::" in sql}
+def parameters(family: str, seed: int, sql: str) -> dict[str, int]:
+    """The values the family's SQL binds: its a_i and b_i (and the prime of mod-p)."""
+    values = {"prime": PRIME}
+    for i, (a, b) in enumerate(FAMILIES[family][1](seed)):
+        values[f"a_{i}"], values[f"b_{i}"] = a, b
+    return {name: values[name] for name in used_parameters(sql)}
 
 
 def quality(con: duckdb.DuckDBPyConnection, bands: int, rows: int) -> dict[str, float]:
@@ -171,7 +189,7 @@ def main() -> None:
         seconds, rows = [], []
         for seed in args.seeds:
             clock = time.perf_counter()
-            con.execute(sql, used(sql, coefficients(family, seed))).fetchall()
+            con.execute(sql, parameters(family, seed, sql)).fetchall()
             seconds.append(time.perf_counter() - clock)
             rows.append(quality(con, banding.bands, banding.rows))
             print(f"  {family} seed {seed}: {seconds[-1]:.2f} s {rows[-1]}", file=sys.stderr, flush=True)
