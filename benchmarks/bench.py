@@ -31,6 +31,7 @@ import pyarrow.parquet as pq
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from process import run_measured  # noqa: E402
 from workloads import WORKLOADS, write  # noqa: E402
 
 SYSTEMS = ("dedup", "rensa", "datasketch")
@@ -83,16 +84,8 @@ def run_system(system: str, source: Path, work: Path, args: argparse.Namespace) 
     for stale in (out, out.with_suffix(".duckdb")):
         stale.unlink(missing_ok=True)
     env = dict(os.environ, RAYON_NUM_THREADS=str(args.threads), OMP_NUM_THREADS=str(args.threads))
-    clock = time.perf_counter()
-    process = subprocess.Popen(command_for(system, source, out, args), env=env, stderr=subprocess.PIPE)
-    assert process.stderr is not None
-    errors = process.stderr.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - clock
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise SystemExit(f"{system} failed ({process.returncode}): {errors.decode(errors='replace')}")
-    return seconds, usage.ru_maxrss / 1024, out
+    measured = run_measured(command_for(system, source, out, args), env)
+    return measured.seconds, measured.peak_mib, out
 
 
 def pair_set(path: Path) -> set[tuple[str, str]]:

@@ -4,15 +4,13 @@
 
 The corpus is tests/corpora.planted_corpus (n bases x 3 copies, 150 words each), written as one
 parquet file in a scratch folder. Each run is a real `dedup run` subprocess; peak RSS comes
-from getrusage of the child, the spill size from polling the temp folder every 0.25 s.
+from wait4 of that process (benchmarks/process.py), the spill size from polling the temp folder every 0.25 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import filecmp
-import resource
-import subprocess
 import sys
 import tempfile
 import threading
@@ -23,7 +21,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpora import planted_corpus  # noqa: E402
+from process import run_measured  # noqa: E402
 
 
 def folder_bytes(folder: Path) -> int:
@@ -45,20 +45,12 @@ def measure(args: list[str], spill: Path) -> dict[str, float]:
 
     watcher = threading.Thread(target=poll)
     watcher.start()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    clock = time.perf_counter()
-    finished = subprocess.run([sys.executable, "-m", "dedup", "run", *args], capture_output=True, text=True)
-    seconds = time.perf_counter() - clock
-    done.set()
-    watcher.join()
-    if finished.returncode != 0:
-        raise SystemExit(finished.stderr)
-    peak_rss_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return {
-        "seconds": seconds,
-        "peak_rss_mib": peak_rss_kib / 1024 if peak_rss_kib > before else float("nan"),
-        "spill_mib": peak_spill / 2**20,
-    }
+    try:
+        measured = run_measured([sys.executable, "-m", "dedup", "run", *args])
+    finally:
+        done.set()
+        watcher.join()
+    return {"seconds": measured.seconds, "peak_rss_mib": measured.peak_mib, "spill_mib": peak_spill / 2**20}
 
 
 def main() -> None:
@@ -71,7 +63,6 @@ def main() -> None:
         docs = planted_corpus(options.documents, 2, seed=2, words=150)
         data = work / "docs.parquet"
         pq.write_table(pa.table({"id": list(docs), "text": list(docs.values())}), data)
-        # the limited run first: ru_maxrss of children is a running maximum
         limited = measure(
             [
                 str(data),
