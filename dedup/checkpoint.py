@@ -30,6 +30,7 @@ create table if not exists stages (
 )
 """
 READ_OPTIONS = ("lines", "id_column", "text_column", "include_hidden")
+STAGES_KEPT = "interrupted; the database keeps every stage that had finished"
 
 
 def digest_tables(*tables: pa.Table) -> str:
@@ -98,9 +99,7 @@ def forget_stages(con: duckdb.DuckDBPyConnection) -> None:
 
 
 @contextmanager
-def transaction(
-    con: duckdb.DuckDBPyConnection, interrupted: str = "interrupted; the database keeps every stage that had finished"
-) -> Iterator[None]:
+def transaction(con: duckdb.DuckDBPyConnection, interrupted: str = STAGES_KEPT) -> Iterator[None]:
     """Commit everything in the block, or nothing: on any failure, Ctrl-C included, roll back.
 
     Ctrl-C becomes Interrupted(interrupted): one line for the user, exit 130.

@@ -15,7 +15,15 @@ import duckdb
 import pyarrow as pa
 
 from . import __version__
-from .checkpoint import Checkpoints, digest_tables, input_fingerprint, is_interrupt, stage_fingerprint, transaction
+from .checkpoint import (
+    STAGES_KEPT,
+    Checkpoints,
+    digest_tables,
+    input_fingerprint,
+    is_interrupt,
+    stage_fingerprint,
+    transaction,
+)
 from .corpus import read_inputs
 from .database import connect, first_line, temp_directory
 from .errors import DedupError, Interrupted
@@ -84,7 +92,7 @@ def execute(
             return _execute(con, settings, progress)
     except (KeyboardInterrupt, duckdb.Error, RuntimeError) as error:
         if is_interrupt(error):
-            raise Interrupted("interrupted; the database keeps every stage that had finished") from None
+            raise Interrupted(STAGES_KEPT) from None
         if not isinstance(error, duckdb.Error):
             raise
         # Out of memory or disk, a full temp dir: the stage's transaction was rolled back.
