@@ -204,9 +204,10 @@ def _stage_new_documents(
 def _append_staged(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> None:
     """Append each staging table's rows to the main table of the same name, then drop it."""
     for name in names:
-        table = quote_identifier(name)
-        con.execute(f"insert into main.{table} by name select * from staging.{table}").fetchall()
-        con.execute(f"drop table staging.{table}").fetchall()
+        con.execute(
+            f"insert into main.{quote_identifier(name)} by name select * from staging.{quote_identifier(name)}"
+        ).fetchall()
+        con.execute(f"drop table staging.{quote_identifier(name)}").fetchall()
 
 
 def _record_add(con: duckdb.DuckDBPyConnection, added: int, clock: float) -> None:
