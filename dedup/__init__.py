@@ -36,14 +36,20 @@ def run(
     memory_limit: str | None = None,
     temp_dir: str | Path | None = None,
     method: str = "lsh",
+    keep: str = "first",
+    write_deduplicated: str | Path | None = None,
 ) -> pa.Table:
     """Pairs of documents with exact Jaccard >= threshold, as an Arrow table (id_a, id_b, jaccard, estimate).
+
+    The same run as `dedup run` with the same options: with `db`, the database keeps every
+    stage's table and the clusters (survivors by `keep`); `write_deduplicated` writes the input
+    minus the dropped duplicates.
 
     >>> import dedup
     >>> pairs = dedup.run("data/textreuse", threshold=0.5, shingle_type="word", shingle_size=5)
     """
     from .hashing import DEFAULT_SEED
-    from .pipeline import execute
+    from .pipeline import run_settings
     from .settings import Settings
 
     paths = [inputs] if isinstance(inputs, (str, Path)) else list(inputs)
@@ -66,4 +72,5 @@ def run(
         temp_dir=Path(temp_dir) if temp_dir is not None else None,
         method=method,  # type: ignore[arg-type]
     )
-    return execute(settings).pairs
+    out = Path(write_deduplicated) if write_deduplicated is not None else None
+    return run_settings(settings, keep=keep, write_deduplicated=out).pairs

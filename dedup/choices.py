@@ -1,8 +1,27 @@
-"""Choices of the index commands, kept free of heavy imports so that `dedup --help` stays quick."""
+"""Every set of choices of dedup, defined once: the CLI's options, Settings' checks and the
+library's string arguments all use these (a StrEnum member equals its string value).
+
+Kept free of heavy imports so that `dedup --help` stays quick.
+"""
 
 from __future__ import annotations
 
 from enum import StrEnum
+
+
+class ShingleType(StrEnum):
+    """What a shingle is made of."""
+
+    char = "char"  # k consecutive code points of the normalized text
+    word = "word"  # k consecutive tokens
+
+
+class Method(StrEnum):
+    """How candidate pairs are found (every candidate is then verified by exact Jaccard)."""
+
+    lsh = "lsh"  # MinHash bands
+    signature = "signature"  # all pairs of signatures
+    exact = "exact"  # all pairs, prefix filter
 
 
 class Keep(StrEnum):
@@ -14,7 +33,7 @@ class Keep(StrEnum):
     shortest = "shortest"  # shortest text
 
 
-class What(StrEnum):
+class ExportKind(StrEnum):
     """What `dedup export` writes."""
 
     pairs = "pairs"
@@ -22,3 +41,15 @@ class What(StrEnum):
     duplicates = "duplicates"
     survivors = "survivors"
     adjacency = "adjacency"
+
+
+class TableFormat(StrEnum):
+    """How a table is printed to stdout."""
+
+    table = "table"
+    csv = "csv"
+    jsonl = "jsonl"
+
+
+def values(choices: type[StrEnum]) -> tuple[str, ...]:
+    return tuple(member.value for member in choices)

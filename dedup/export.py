@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .choices import Keep, What
+from .choices import ExportKind, Keep
 from .clusters import build_clusters
 from .engine import Engine
 from .output import FORMATS, check_writable, format_for, write_table
@@ -20,21 +20,21 @@ def export_format(path: Path) -> str:
     return format_for(path, EXPORT_FORMATS, "export")
 
 
-def export_table(engine: Engine, what: What | str, keep: Keep | str | None = None) -> pa.Table:
+def export_table(engine: Engine, what: ExportKind | str, keep: Keep | str | None = None) -> pa.Table:
     """The rows of one export (sql/queries/export_<what>.sql); clusters are (re)built when a keep
     rule is given or none exist yet."""
-    what = What(what)
-    needs_clusters = what is not What.pairs and what is not What.adjacency
+    what = ExportKind(what)
+    needs_clusters = what is not ExportKind.pairs and what is not ExportKind.adjacency
     if needs_clusters and (keep is not None or not engine.has_table("clusters")):
         build_clusters(engine, keep or Keep.first)
     return engine.fetch_arrow(query(f"export_{what.value}", dialect=engine.dialect))
 
 
-def write_export(table: pa.Table, path: Path, what: What | str) -> None:
+def write_export(table: pa.Table, path: Path, what: ExportKind | str) -> None:
     kind = check_writable(path, EXPORT_FORMATS, "export")
     if kind == "json":
         with path.open("w", encoding="utf-8", newline="\n") as stream:
-            json.dump(_json_value(table, What(what)), stream, ensure_ascii=False, indent=1)
+            json.dump(_json_value(table, ExportKind(what)), stream, ensure_ascii=False, indent=1)
             stream.write("\n")
         return
     if kind == "csv":
@@ -42,9 +42,9 @@ def write_export(table: pa.Table, path: Path, what: What | str) -> None:
     write_table(table, path)
 
 
-def _json_value(table: pa.Table, what: What) -> object:
+def _json_value(table: pa.Table, what: ExportKind) -> object:
     rows = table.to_pylist()
-    if what is What.adjacency:
+    if what is ExportKind.adjacency:
         # JSON object keys are strings: an integer id (a line number) becomes "12".
         return {str(row["id"]): row["similar"] for row in rows}
     return rows

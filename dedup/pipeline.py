@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from .choices import Keep
 from .corpus import read_inputs
+from .deduplicated import finish_run, index_database
 from .engine import Engine, open_engine, temp_directory
 from .errors import EngineError, Interrupted
 from .records import Checkpoints, digest_tables, input_fingerprint, record_run
@@ -70,6 +72,7 @@ class RunResult:
     pairs: pa.Table
     summary: Summary
     skipped: pa.Table
+    dropped: int | None = None  # documents that the keep rule drops, when the run kept a database
 
 
 Progress = Callable[[str], None]
@@ -77,6 +80,23 @@ Progress = Callable[[str], None]
 
 def _quiet(_: str) -> None:
     pass
+
+
+def run_settings(
+    settings: Settings,
+    *,
+    keep: Keep | str = Keep.first,
+    write_deduplicated: Path | None = None,
+    progress: Progress = _quiet,
+    on_open: Callable[[Engine], None] | None = None,
+) -> RunResult:
+    """A whole run, as `dedup run` and `dedup.run` make it: every stage; then, when the run keeps
+    a database (--db, or a temporary one for --write-deduplicated), its clusters by the keep rule
+    and the deduplicated input if asked."""
+    with index_database(settings, write_deduplicated) as settings:
+        result = execute(settings, progress, on_open)
+        result.dropped = finish_run(settings, keep, write_deduplicated)
+    return result
 
 
 def execute(

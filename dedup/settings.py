@@ -6,25 +6,21 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
+from .choices import Method, ShingleType, values
 from .errors import UsageError
 from .hashing import DEFAULT_SEED
 from .params import Banding, choose_banding
 
-ShingleType = Literal["char", "word"]
-InputFormat = Literal["auto", "files", "lines", "table"]
 # DuckDB's memory_limit syntax: a number and a unit (500MB, 2GiB, 1.5 GB).
 MEMORY_LIMIT = re.compile(r"^\s*\d+(\.\d+)?\s*(b|bytes|kb|mb|gb|tb|kib|mib|gib|tib)\s*$", re.IGNORECASE)
-Method = Literal["lsh", "signature", "exact"]
-METHODS = ("lsh", "signature", "exact")
 
 
 @dataclass(frozen=True)
 class Settings:
     inputs: tuple[Path, ...]
     threshold: float = 0.8
-    shingle_type: ShingleType = "char"
+    shingle_type: ShingleType = ShingleType.char
     shingle_size: int = 9
     num_perm: int = 128
     seed: int = DEFAULT_SEED
@@ -38,7 +34,7 @@ class Settings:
     threads: int | None = None
     memory_limit: str | None = None
     temp_dir: Path | None = None
-    method: Method = "lsh"
+    method: Method = Method.lsh
     banding: Banding = field(init=False)
 
     def __post_init__(self) -> None:
@@ -46,10 +42,12 @@ class Settings:
             raise UsageError("give at least one input (a folder, a text file or a table)")
         if not 0.0 <= self.threshold <= 1.0:
             raise UsageError(f"--threshold must be between 0 and 1, got {self.threshold}")
-        if self.shingle_type not in ("char", "word"):
+        if self.shingle_type not in values(ShingleType):
             raise UsageError(f"--shingle-type must be char or word, got {self.shingle_type!r}")
-        if self.method not in METHODS:
+        if self.method not in values(Method):
             raise UsageError(f"--method must be lsh, signature or exact, got {self.method!r}")
+        object.__setattr__(self, "shingle_type", ShingleType(self.shingle_type))
+        object.__setattr__(self, "method", Method(self.method))
         if self.method == "exact" and self.threshold <= 0.0:
             raise UsageError("--method exact needs --threshold above 0 (at 0 every pair of documents qualifies)")
         if self.shingle_size < 1:
@@ -88,7 +86,7 @@ class Settings:
         """The options that define the result, as recorded in the runs table."""
         return {
             "threshold": self.threshold,
-            "shingle_type": self.shingle_type,
+            "shingle_type": self.shingle_type.value,
             "shingle_size": self.shingle_size,
             "num_perm": self.num_perm,
             "seed": self.seed,
@@ -98,7 +96,7 @@ class Settings:
             "id_column": self.id_column,
             "text_column": self.text_column,
             "include_hidden": self.include_hidden,
-            "method": self.method,
+            "method": self.method.value,
         }
 
     def replace(self, **changes: object) -> Settings:

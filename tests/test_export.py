@@ -12,7 +12,7 @@ import pytest
 from indexing import invoke, make_index, rows, write_jsonl
 from typer.testing import CliRunner
 
-from dedup.choices import What
+from dedup.choices import ExportKind
 from dedup.cli import app
 from dedup.engine.duckdb import DuckDBEngine
 from dedup.export import export_table
@@ -44,7 +44,7 @@ def read_back(path, what):
     return table
 
 
-@pytest.mark.parametrize("what", [w.value for w in What])
+@pytest.mark.parametrize("what", [w.value for w in ExportKind])
 @pytest.mark.parametrize("suffix", [".csv", ".parquet", ".jsonl", ".json"])
 def test_every_export_round_trips(tmp_path, what, suffix):
     db = make_index(tmp_path, DOCS, "index", "--threshold", "0.5", "-k", "5")

@@ -1,80 +1,35 @@
-"""The dedup command line: parse options, call the library, print. Nothing else."""
+"""The commands of a run: `dedup run`, `dedup sql` (read-only SQL on its database), `dedup show-sql`."""
 
-import sys
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 
-from . import __version__
-from .choices import Keep
-from .errors import DedupError, Interrupted
-from .hashing import DEFAULT_SEED
-
-app = typer.Typer(
-    help="Find near-duplicate documents: shingles -> MinHash -> LSH -> exact Jaccard, in SQL (DuckDB).",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+from ..choices import Keep, Method, ShingleType, TableFormat
+from ..errors import DedupError, Interrupted
+from ..hashing import DEFAULT_SEED
+from .common import (
+    Bands,
+    Db,
+    IdColumn,
+    Inputs,
+    Lines,
+    NumPerm,
+    OutputFormat,
+    Rows,
+    Seed,
+    ShingleSize,
+    ShingleTypeOption,
+    TextColumn,
+    Threads,
+    Threshold,
+    command_group,
+    fail,
+    print_table,
+    stderr,
 )
-stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
-
-class ShingleType(StrEnum):
-    char = "char"
-    word = "word"
-
-
-class Method(StrEnum):
-    lsh = "lsh"
-    signature = "signature"
-    exact = "exact"
-
-
-class TableFormat(StrEnum):
-    table = "table"
-    csv = "csv"
-    jsonl = "jsonl"
-
-
-# Options that `run` and `eval` share: declared once, so their flags, defaults and help agree.
-Inputs = Annotated[list[Path], typer.Argument(help="Folders, text files, or .parquet/.csv/.jsonl tables.")]
-Threshold = Annotated[float, typer.Option("--threshold", "-t", help="Keep pairs with Jaccard >= this.")]
-ShingleTypeOption = Annotated[ShingleType, typer.Option(help="Character or word shingles.")]
-ShingleSize = Annotated[int, typer.Option("--shingle-size", "-k", help="Shingle length (characters or words).")]
-NumPerm = Annotated[int, typer.Option(help="MinHash permutations.")]
-Seed = Annotated[int, typer.Option(help="Seed of the permutations.")]
-Bands = Annotated[Optional[int], typer.Option(help="LSH bands (default: chosen from the threshold).")]
-Rows = Annotated[Optional[int], typer.Option(help="Rows per band (default: chosen from the threshold).")]
-Lines = Annotated[bool, typer.Option("--lines", help="Each line of a text file is a document.")]
-IdColumn = Annotated[
-    Optional[str], typer.Option(help="Id column of a table [default: id, or the row number if absent].")
-]
-TextColumn = Annotated[str, typer.Option(help="Text column of a table.")]
-Threads = Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")]
-
-
-def fail(error: DedupError) -> NoReturn:
-    stderr.print(f"Error: {error}", markup=False, soft_wrap=True)
-    raise typer.Exit(error.exit_code)
-
-
-def version_callback(value: bool) -> None:
-    if value:
-        typer.echo(f"dedup {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def main(
-    version: Annotated[
-        Optional[bool], typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version.")
-    ] = None,
-) -> None:
-    """Find near-duplicate documents with MinHash LSH, verified by exact Jaccard, all in DuckDB SQL."""
+app = command_group()
 
 
 @app.command()
@@ -124,18 +79,17 @@ def run(
 
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
-    from .deduplicated import finish_run, index_database
-    from .interrupts import interrupt_on_sigint
-    from .output import check_writable, write_table
-    from .pipeline import execute
-    from .report import print_skipped, print_summary, stage_progress
-    from .settings import Settings
+    from ..interrupts import interrupt_on_sigint
+    from ..output import check_writable, write_table
+    from ..pipeline import run_settings
+    from ..report import print_skipped, print_summary, stage_progress
+    from ..settings import Settings
 
     try:
         settings = Settings(
             inputs=tuple(inputs),
             threshold=threshold,
-            shingle_type=shingle_type.value,
+            shingle_type=shingle_type,
             shingle_size=shingle_size,
             num_perm=num_perm,
             seed=seed,
@@ -149,17 +103,14 @@ def run(
             threads=threads,
             memory_limit=memory_limit,
             temp_dir=temp_dir,
-            method=method.value,
+            method=method,
         )
         if output is not None:
             check_writable(output)
-        with (
-            interrupt_on_sigint() as attach,
-            stage_progress(stderr, quiet) as progress,
-            index_database(settings, write_deduplicated) as settings,
-        ):
-            result = execute(settings, progress, on_open=attach)
-            dropped = finish_run(settings, keep, write_deduplicated)
+        with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
+            result = run_settings(
+                settings, keep=keep, write_deduplicated=write_deduplicated, progress=progress, on_open=attach
+            )
         if output is not None:
             write_table(result.pairs, output)
         else:
@@ -170,8 +121,8 @@ def run(
         fail(Interrupted("interrupted"))
     if not quiet:
         print_summary(stderr, result, settings, output)
-        if dropped is not None:
-            stderr.print(f"clusters: {dropped} documents to drop (--keep {keep.value})", markup=False)
+        if result.dropped is not None:
+            stderr.print(f"clusters: {result.dropped} documents to drop (--keep {keep.value})", markup=False)
         if write_deduplicated is not None:
             stderr.print(f"wrote the deduplicated input to {write_deduplicated}", markup=False)
     if show_skipped:
@@ -180,15 +131,15 @@ def run(
 
 @app.command()
 def sql(
-    db: Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")],
+    db: Db,
     query: Annotated[str, typer.Argument(help="SQL to run (read-only).")],
-    output_format: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
+    output_format: OutputFormat = TableFormat.table,
 ) -> None:
     """Run a read-only SQL query on a run's database and print the result.
 
     Example: dedup sql run.duckdb "select * from pairs order by jaccard desc limit 10"
     """
-    from .explore import query_readonly
+    from ..explore import query_readonly
 
     try:
         table = query_readonly(db, query)
@@ -210,15 +161,15 @@ def show_sql(
 
     Example: dedup show-sql signatures --num-perm 4
     """
-    from .engine import engine_for
-    from .settings import Settings
-    from .stages import compile_stage, pipeline_stages
+    from ..engine import engine_for
+    from ..settings import Settings
+    from ..stages import compile_stage, pipeline_stages
 
     try:
         settings = Settings(
             inputs=(Path("."),),
             threshold=threshold,
-            shingle_type=shingle_type.value,
+            shingle_type=shingle_type,
             num_perm=num_perm,
             bands=bands,
             rows=rows,
@@ -233,14 +184,3 @@ def show_sql(
     for item in stages:
         statement = compile_stage(item, settings, engine.dialect)
         typer.echo(engine.create_table_sql(item.name, statement).rstrip() + ";\n")
-
-
-def print_table(table: object, output_format: TableFormat) -> None:
-    from .output import write_csv, write_jsonl, write_text_table
-
-    writers = {TableFormat.table: write_text_table, TableFormat.csv: write_csv, TableFormat.jsonl: write_jsonl}
-    writers[output_format](table, sys.stdout)  # type: ignore[arg-type]
-
-
-# The other commands register themselves on `app` when imported; they import `app` from here.
-from . import cli_eval, cli_index, cli_params, cli_report  # noqa: E402,F401,I001

@@ -5,13 +5,15 @@ from typing import Annotated
 
 import typer
 
-from .cli import app, fail, stderr
-from .errors import DedupError, UsageError
+from ..errors import DedupError, UsageError
+from .common import Db, command_group, fail, stderr
+
+app = command_group()
 
 
 @app.command()
 def report(
-    db: Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")],
+    db: Db,
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")] = Path("report.html"),
     top: Annotated[int, typer.Option(help="Largest clusters and buckets shown.", min=0)] = 10,
     sample_pairs: Annotated[int, typer.Option(help="Pairs sampled across the similarity range.", min=0)] = 20,
@@ -20,7 +22,7 @@ def report(
 
     Example: dedup report run.duckdb --output report.html
     """
-    from .html_report import build_report
+    from ..html_report import build_report
 
     try:
         if output.is_dir():

@@ -4,7 +4,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from .cli import (
+from ..choices import Method, ShingleType
+from ..errors import DedupError
+from ..hashing import DEFAULT_SEED
+from .common import (
     Bands,
     IdColumn,
     Inputs,
@@ -13,16 +16,15 @@ from .cli import (
     Rows,
     Seed,
     ShingleSize,
-    ShingleType,
     ShingleTypeOption,
     TextColumn,
     Threads,
     Threshold,
-    app,
+    command_group,
     fail,
 )
-from .errors import DedupError
-from .hashing import DEFAULT_SEED
+
+app = command_group()
 
 
 @app.command("eval")
@@ -48,14 +50,14 @@ def evaluate_command(
 
     Example: dedup eval data/clough --threshold 0.5 --shingle-type word -k 3
     """
-    from .evaluation import evaluate
-    from .settings import Settings
+    from ..evaluation import evaluate
+    from ..settings import Settings
 
     try:
         settings = Settings(
-            inputs=tuple(inputs), threshold=threshold, shingle_type=shingle_type.value, shingle_size=shingle_size,
+            inputs=tuple(inputs), threshold=threshold, shingle_type=shingle_type, shingle_size=shingle_size,
             num_perm=num_perm, seed=seed, bands=bands, rows=rows, lines=lines, id_column=id_column,
-            text_column=text_column, threads=threads, method="exact",
+            text_column=text_column, threads=threads, method=Method.exact,
         )  # fmt: skip
         result = evaluate(settings, sample, sample_seed)
     except DedupError as error:

@@ -5,11 +5,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from .choices import Keep, What
-from .cli import ShingleType, TableFormat, app, fail, print_table, stderr
-from .errors import DedupError, UsageError
+from ..choices import ExportKind, Keep, ShingleType, TableFormat
+from ..errors import DedupError, UsageError
+from .common import Db, OutputFormat, command_group, fail, print_table, stderr
 
-Db = Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")]
+app = command_group()
 
 
 @app.command()
@@ -18,18 +18,18 @@ def clusters(
     keep: Annotated[
         Keep, typer.Option(help="Survivor of each cluster: first, min-id, longest, shortest.")
     ] = Keep.first,
-    output_format: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
+    output_format: OutputFormat = TableFormat.table,
 ) -> None:
     """(Re)build the clusters table (connected components of the pairs) and print clusters of 2 or more.
 
     Example: dedup clusters run.duckdb --keep longest
     """
-    from .export import export_table
-    from .index import open_index
+    from ..export import export_table
+    from ..index import open_index
 
     try:
         with open_index(db) as con:
-            table = export_table(con, What.clusters, keep)
+            table = export_table(con, ExportKind.clusters, keep)
     except DedupError as error:
         fail(error)
     print_table(table, output_format)
@@ -39,7 +39,7 @@ def clusters(
 def export(
     db: Db,
     what: Annotated[
-        What, typer.Option("--what", help="pairs, clusters, duplicates (to drop), survivors (kept), adjacency.")
+        ExportKind, typer.Option("--what", help="pairs, clusters, duplicates (to drop), survivors (kept), adjacency.")
     ],
     output: Annotated[Path, typer.Option("--output", "-o", help="A .csv, .parquet, .jsonl or .json file.")],
     keep: Annotated[
@@ -50,8 +50,8 @@ def export(
 
     Example: dedup export run.duckdb --what adjacency --output similar.json
     """
-    from .export import export_format, export_table, write_export
-    from .index import open_index
+    from ..export import export_format, export_table, write_export
+    from ..index import open_index
 
     try:
         export_format(output)
@@ -74,8 +74,8 @@ def explain(
 
     Example: dedup explain run.duckdb g0pE_taska.txt orig_taska.txt
     """
-    from .explain import explain_pair, format_explanation
-    from .index import open_index
+    from ..explain import explain_pair, format_explanation
+    from ..index import open_index
 
     try:
         with open_index(db, read_only=True) as con:
@@ -95,9 +95,9 @@ def buckets(
 
     Example: dedup buckets run.duckdb --top 5
     """
-    from .buckets import bucket_sizes, largest_buckets
-    from .index import open_index
-    from .output import write_text_table
+    from ..buckets import bucket_sizes, largest_buckets
+    from ..index import open_index
+    from ..output import write_text_table
 
     try:
         with open_index(db, read_only=True) as con:
@@ -122,21 +122,21 @@ def query(
         Optional[float], typer.Option(help="Smallest exact Jaccard to report [default: the index threshold].")
     ] = None,
     min_bands: Annotated[int, typer.Option(help="Candidates must share at least this many band buckets.")] = 1,
-    output_format: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
+    output_format: OutputFormat = TableFormat.table,
 ) -> None:
     """The documents of the index similar to one document, with exact Jaccard, without a new run.
 
     Example: dedup query run.duckdb --id g0pE_taska.txt --min-jaccard 0.5
     """
-    from .index import open_index
-    from .query import query_index
+    from ..index import open_index
+    from ..query import query_index
 
     given = [value for value in (text, file, doc_id) if value is not None]
     if len(given) != 1:
         fail(UsageError("give exactly one of --text, --file or --id"))
     try:
         if file is not None:
-            from .corpus import decode
+            from ..corpus import decode
 
             text = decode(file.read_bytes())[0]
         with open_index(db, read_only=True) as con:
@@ -166,7 +166,7 @@ def add(
 
     Example: dedup add run.duckdb more_documents/
     """
-    from .index import add_documents, open_index
+    from ..index import add_documents, open_index
 
     requested = {
         "shingle_type": shingle_type.value if shingle_type is not None else None,
@@ -195,7 +195,7 @@ def remove(
 
     Example: dedup remove run.duckdb g0pA_taska.txt g0pB_taska.txt
     """
-    from .index import open_index, remove_documents
+    from ..index import open_index, remove_documents
 
     try:
         with open_index(db) as con:
@@ -208,13 +208,13 @@ def remove(
 @app.command("list")
 def list_documents(
     db: Db,
-    output_format: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
+    output_format: OutputFormat = TableFormat.table,
 ) -> None:
     """List the documents of an index with their shingle, pair and cluster counts.
 
     Example: dedup list run.duckdb --format csv
     """
-    from .index import document_list, open_index
+    from ..index import document_list, open_index
 
     try:
         with open_index(db, read_only=True) as con:

@@ -5,8 +5,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from .cli import Bands, NumPerm, Rows, Threshold, app, fail, stderr
-from .errors import DedupError, UsageError
+from ..errors import DedupError, UsageError
+from .common import Bands, NumPerm, Rows, Threshold, command_group, fail, stderr
+
+app = command_group()
 
 
 @app.command()
@@ -24,8 +26,8 @@ def params(
 
     Example: dedup params --threshold 0.8 --num-perm 128 --plot s-curve.png
     """
-    from .params import error_areas, s_curve
-    from .settings import Settings
+    from ..params import error_areas, s_curve
+    from ..settings import Settings
 
     try:
         if not 0.0 < step <= 1.0:
@@ -64,7 +66,7 @@ def draw(path: Path, threshold: float, bands: int, rows: int) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise DedupError("--plot needs matplotlib: pip install 'dedup[plot]'") from None
-    from .params import s_curve
+    from ..params import s_curve
 
     points = s_curve(bands, rows, [i / 200 for i in range(201)])
     figure, axes = plt.subplots(figsize=(6, 4))
