@@ -217,7 +217,7 @@ def main() -> None:
         return
     args.systems = [s for s in args.systems.split(",") if s]
     if args.bands is None or args.rows is None:
-        from dedup.params import choose_banding
+        from dedup.banding import choose_banding
 
         chosen = choose_banding(args.threshold, args.num_perm)
         args.bands, args.rows = chosen.bands, chosen.rows

@@ -33,8 +33,8 @@ sys.path.insert(0, str(HERE))
 
 from workloads import WORKLOADS, write  # noqa: E402
 
+from dedup.banding import choose_banding  # noqa: E402
 from dedup.hashing import _md5_u64, permutation_coefficients  # noqa: E402
-from dedup.params import choose_banding  # noqa: E402
 from dedup.sqlfiles import used_parameters  # noqa: E402
 from dedup.sqltext import minhash_columns  # noqa: E402
 

@@ -62,7 +62,7 @@ def evaluate(settings: Settings, sample: int | None = None, seed: int = 0) -> Ev
     """Run lsh and exact on the same input (or `sample` documents of it, drawn with `seed`)."""
     if sample is None:
         return _evaluate(settings)
-    from .corpus import read_inputs
+    from .corpus.read import read_inputs
 
     corpus = read_inputs(settings).to_arrow()
     rows = sorted(random.Random(seed).sample(range(corpus.num_rows), min(sample, corpus.num_rows)))

@@ -1,4 +1,5 @@
-"""Running the stages in order on one DuckDB database and reporting what each did."""
+"""A run: the stages in order on one engine's database (resuming finished ones), what each did,
+and, when the run keeps a database, its clusters and the deduplicated input."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from pathlib import Path
 import pyarrow as pa
 
 from .choices import Keep
-from .corpus import read_inputs
-from .deduplicated import finish_run, index_database
-from .engine import Engine, open_engine, temp_directory
+from .corpus.read import read_inputs
+from .corpus.write import check_target, write_deduplicated_input
+from .engine import Engine, open_engine
 from .errors import EngineError, Interrupted
+from .index.clusters import build_clusters, dropped_ids
 from .records import Checkpoints, digest_tables, input_fingerprint, record_run
 from .settings import Settings
 from .sqlfiles import query
@@ -93,18 +95,25 @@ def run_settings(
     """A whole run, as `dedup run` and `dedup.run` make it: every stage; then, when the run keeps
     a database (--db, or a temporary one for --write-deduplicated), its clusters by the keep rule
     and the deduplicated input if asked."""
-    with index_database(settings, write_deduplicated) as settings:
-        result = execute(settings, progress, on_open)
-        result.dropped = finish_run(settings, keep, write_deduplicated)
-    return result
+    if write_deduplicated is not None:
+        check_target(settings, write_deduplicated)
+    if write_deduplicated is None or settings.db is not None:
+        return execute(settings, progress, on_open, keep=keep, write_deduplicated=write_deduplicated)
+    with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
+        kept = settings.replace(db=Path(folder) / "run.duckdb")
+        return execute(kept, progress, on_open, keep=keep, write_deduplicated=write_deduplicated)
 
 
 def execute(
     settings: Settings,
     progress: Progress = _quiet,
     on_open: Callable[[Engine], None] | None = None,
+    *,
+    keep: Keep | str | None = None,
+    write_deduplicated: Path | None = None,
 ) -> RunResult:
-    """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given.
+    """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given,
+    with the clusters by `keep` (and the deduplicated input written) when keep is given.
 
     on_open(engine) is called with the open engine (the CLI uses it to interrupt on Ctrl-C).
     """
@@ -112,16 +121,19 @@ def execute(
         with _database(settings) as engine:
             if on_open is not None:
                 on_open(engine)
-            return _execute(engine, settings, progress)
+            result = _execute(engine, settings, progress)
+            if keep is not None and settings.db is not None:
+                build_clusters(engine, keep)
+                dropped = dropped_ids(engine)
+                result.dropped = len(dropped)
+                if write_deduplicated is not None:
+                    write_deduplicated_input(settings, write_deduplicated, dropped)
+            return result
     except KeyboardInterrupt:
         raise Interrupted(STAGES_KEPT) from None
     except EngineError as error:
         # Out of memory or disk, a full temp dir: the stage's atomic step was rolled back.
-        message = str(error)
-        if error.out_of_space:
-            where = temp_directory(settings.db, settings) if settings.db is not None else "the temporary folder"
-            message = f"no room to spill to {where} (give --temp-dir a folder with more space): {message}"
-        raise EngineError(f"{message} (finished stages are kept; run again to resume)") from None
+        raise EngineError(f"{error} (finished stages are kept; run again to resume)") from None
 
 
 @contextmanager
@@ -154,7 +166,8 @@ def _execute(engine: Engine, settings: Settings, progress: Progress) -> RunResul
         raise Interrupted("interrupted while reading the inputs; nothing was written") from None
     raw = corpus.to_arrow()
     skipped = corpus.skipped_arrow()
-    fingerprint = input_fingerprint(settings, digest_tables(raw, skipped))
+    options = settings.options()
+    fingerprint = input_fingerprint(options, digest_tables(raw, skipped))
     summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, time.perf_counter() - clock))
 
     checkpoints = Checkpoints(engine)
@@ -174,7 +187,7 @@ def _execute(engine: Engine, settings: Settings, progress: Progress) -> RunResul
                 engine.create_table(stage.name, statement)
                 if stage.name == "documents":
                     engine.create_table("skipped", query("skipped", dialect=engine.dialect))
-                rows = checkpoints.record(stage.name, fingerprint, settings)
+                rows = checkpoints.record(stage.name, fingerprint, options)
             summary.stages.append(StageReport(stage.name, rows, time.perf_counter() - clock))
     finally:
         engine.unregister("raw_documents")
@@ -190,6 +203,6 @@ def _execute(engine: Engine, settings: Settings, progress: Progress) -> RunResul
     summary.candidates = counts["candidates"]
     summary.pairs = counts["pairs"]
 
-    record_run(engine, settings, summary.counts(), {s.name: round(s.seconds, 4) for s in summary.stages}, started)
+    record_run(engine, options, summary.counts(), {s.name: round(s.seconds, 4) for s in summary.stages}, started)
     pairs = engine.fetch_arrow(query("export_pairs", dialect=engine.dialect))
     return RunResult(pairs=pairs, summary=summary, skipped=skipped)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -23,7 +24,6 @@ import pyarrow as pa
 from . import __version__
 from .engine import Engine
 from .hashing import SCHEME
-from .settings import Settings
 from .sqlfiles import query
 from .sqltext import quote_identifier
 
@@ -43,9 +43,10 @@ def digest_tables(*tables: pa.Table) -> str:
     return digest.hexdigest()
 
 
-def input_fingerprint(settings: Settings, inputs_digest: str) -> str:
-    options = {name: settings.options()[name] for name in READ_OPTIONS}
-    seed = json.dumps({"version": __version__, "scheme": SCHEME, "read": options, "inputs": inputs_digest})
+def input_fingerprint(options: Mapping[str, object], inputs_digest: str) -> str:
+    """The fingerprint of the inputs (their digest) as read with the run's read options."""
+    read = {name: options[name] for name in READ_OPTIONS}
+    seed = json.dumps({"version": __version__, "scheme": SCHEME, "read": read, "inputs": inputs_digest})
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
@@ -62,11 +63,11 @@ class Checkpoints:
             return False
         return self.engine.has_table(stage)
 
-    def record(self, stage: str, fingerprint: str, settings: Settings) -> int:
+    def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
         """Count the stage's rows and mark it finished; call inside the stage's atomic step."""
         rows = table_rows(self.engine, stage)
         self.engine.execute(query("stages_forget", {"stage": stage}, self.engine.dialect))
-        values = {"stage": stage, "fingerprint": fingerprint, "options": json.dumps(settings.options()), "rows": rows}
+        values = {"stage": stage, "fingerprint": fingerprint, "options": json.dumps(options), "rows": rows}
         self.engine.execute(query("stages_insert", values, self.engine.dialect))
         return rows
 
@@ -88,7 +89,7 @@ def forget_stages(engine: Engine) -> None:
 
 
 def record_run(
-    engine: Engine, settings: Settings, counts: dict[str, int], seconds: dict[str, float], started: datetime
+    engine: Engine, options: Mapping[str, object], counts: dict[str, int], seconds: dict[str, float], started: datetime
 ) -> None:
     engine.execute(query("runs_create", dialect=engine.dialect))
     values = {
@@ -96,7 +97,7 @@ def record_run(
         "dedup": __version__,
         "engine": engine.version,
         "scheme": SCHEME,
-        "options": json.dumps(settings.options()),
+        "options": json.dumps(options),
         "counts": json.dumps(counts),
         "seconds": json.dumps(seconds),
     }

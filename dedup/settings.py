@@ -7,10 +7,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .banding import Banding, choose_banding
 from .choices import Method, ShingleType, values
 from .errors import UsageError
 from .hashing import DEFAULT_SEED
-from .params import Banding, choose_banding
 
 # DuckDB's memory_limit syntax: a number and a unit (500MB, 2GiB, 1.5 GB).
 MEMORY_LIMIT = re.compile(r"^\s*\d+(\.\d+)?\s*(b|bytes|kb|mb|gb|tb|kib|mib|gib|tib)\s*$", re.IGNORECASE)

@@ -22,6 +22,7 @@ from .engine import Statement
 PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 TEMPLATE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 HEADER = re.compile(r"--\s*(stage|query|fragment|reads|writes|params|methods):\s*(.*)")
+CONTINUED = re.compile(r"--\s{4,}(\S.*)")
 
 Fragments = Mapping[str, str | Callable[[], str]]
 
@@ -40,11 +41,19 @@ class SqlFile:
 
 
 def parse_header(text: str) -> dict[str, str]:
-    header = {}
+    """The `-- key: value` lines; a value goes on over `--` lines indented past the key (CONTINUED)."""
+    header: dict[str, str] = {}
+    key = None
     for line in text.splitlines():
         match = HEADER.match(line)
+        continued = CONTINUED.match(line)
         if match:
-            header[match.group(1)] = match.group(2).strip()
+            key = match.group(1)
+            header[key] = match.group(2).strip()
+        elif key is not None and continued:
+            header[key] += " " + continued.group(1).strip()
+        else:
+            key = None
     return header
 
 

@@ -1,7 +1,10 @@
-"""The only SQL that Python writes: column lists generated from the options, and quoted names.
+"""The parts of statements that Python generates: the per-permutation column lists and band
+expressions that depend on --num-perm, --bands and --rows, and quoted identifiers.
 
-Values never enter SQL text: generated fragments only name columns and `$parameters`, so every
-number and every user string still travels as a bound parameter.
+Every other statement is a file of sql/ (dedup/sqlfiles.py reads them); only the engine
+(dedup/engine/) writes its own DDL around them (create ... as, transactions). Values never enter
+SQL text: generated fragments only name columns and `$parameters`, so every number and every
+user string still travels as a bound parameter.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from . import sqltext
 from .engine import Statement
 from .hashing import bucket_constants, permutation_coefficients
 from .settings import Settings
-from .sqlfiles import bind, fill, fragment, read_sql, sql_dir
+from .sqlfiles import Fragments, bind, fill, fragment, read_sql, sql_dir
 
 # Texts are shingled in pieces of this many code points (char) or tokens (word), or k if larger:
 # each piece is extended by the first k - 1 units of the next one (sql/fragments/shingle_texts_*.sql).
@@ -84,20 +84,29 @@ def shingle_texts_sql(shingle_type: str, documents: str = "documents", dialect: 
 
 def compile_stage(stage: Stage, settings: Settings, dialect: str = "duckdb") -> Statement:
     """The stage as it runs: its file with the generated column lists, and its parameters bound."""
+    return _compile(stage, parameter_values(settings), generated_fragments(settings, dialect), dialect)
+
+
+def compile_stages(settings: Settings, dialect: str = "duckdb") -> list[tuple[Stage, Statement]]:
+    """Every stage of the run with its statement, in order."""
+    values = parameter_values(settings)
+    fragments = generated_fragments(settings, dialect)
+    return [(stage, _compile(stage, values, fragments, dialect)) for stage in pipeline_stages(settings)]
+
+
+def _compile(stage: Stage, values: dict[str, object], fragments: Fragments, dialect: str) -> Statement:
+    return bind(stage.name, dialect, fill(read_sql(stage.file, dialect).text, fragments), values)
+
+
+def generated_fragments(settings: Settings, dialect: str = "duckdb") -> Fragments:
+    """What fills a stage's {{ fragments }}: the shingle definition and the column lists the options make."""
     banding = settings.banding
-    fragments = {
+    return {
         "shingle_texts": lambda: shingle_texts_sql(settings.shingle_type, dialect=dialect),
         "minhash_columns": lambda: sqltext.minhash_columns(settings.num_perm),
         "bucket_list": lambda: sqltext.bucket_list(banding.bands, banding.rows),
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),
     }
-    sql = fill(read_sql(stage.file, dialect).text, fragments)
-    return bind(stage.name, dialect, sql, parameter_values(settings))
-
-
-def compile_stages(settings: Settings, dialect: str = "duckdb") -> list[tuple[Stage, Statement]]:
-    """Every stage of the run with its statement, in order."""
-    return [(stage, compile_stage(stage, settings, dialect)) for stage in pipeline_stages(settings)]
 
 
 def parameter_values(settings: Settings) -> dict[str, object]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
+from dedup.banding import detection_probability, error_areas
 from dedup.cli import app
-from dedup.params import detection_probability, error_areas
 
 
 def test_error_areas_of_the_identity_curve():

@@ -9,8 +9,8 @@ from corpora import planted_corpus
 from indexing import make_index, rows
 
 from dedup.choices import Keep
-from dedup.clusters import build_clusters
 from dedup.engine.duckdb import DuckDBEngine
+from dedup.index.clusters import build_clusters
 
 
 def union_find(ids: list[object], edges: list[tuple[object, object]]) -> set[frozenset]:

@@ -6,7 +6,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from dedup.corpus import read_corpus
+from dedup.corpus.read import read_corpus
 from dedup.errors import InputError, UsageError
 
 

@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 from dedup.cli import app
 from dedup.engine.duckdb import DuckDBEngine
-from dedup.explain import explain_pair
 from dedup.hashing import bucket_constants
-from dedup.index import index_settings
-from dedup.query import query_index
+from dedup.index.documents import index_settings
+from dedup.index.explain import explain_pair, format_explanation
+from dedup.index.similar import query_index
 
 MASK = 2**64 - 1
 
@@ -71,7 +71,17 @@ def test_explain_equals_recomputation(tmp_path, kind, k):
 def test_explain_cli_and_errors(planted):
     _, db = planted
     out = invoke("explain", db, "d0001", "d0001v0").stdout
-    assert "jaccard:" in out and "stage:" in out and "shared shingles:" in out
+    con = duckdb.connect(str(db), read_only=True)
+    e = explain_pair(DuckDBEngine(con), "d0001", "d0001v0", examples=3)
+    con.close()
+    assert out == format_explanation(e) + "\n"  # the command prints the library's explanation
+    lines = out.splitlines()
+    assert lines[0] == f"a: {e.id_a}  ({e.shingles_a} shingles)" and e.shingles_a > 0
+    assert lines[3].startswith(f"jaccard: {e.jaccard:.6f} exact, ") and e.jaccard == e.shared / (
+        e.shingles_a + e.shingles_b - e.shared
+    )
+    assert lines[5] == f"stage: {e.stage}" and e.stage.startswith("kept")
+    assert lines[6].startswith("shared shingles: ") and len(e.shared_examples) == 3
     result = CliRunner().invoke(app, ["explain", str(db), "d0001", "missing"])
     assert result.exit_code == 1 and "missing" in result.stderr
 
@@ -134,7 +144,7 @@ def test_buckets_add_up(planted):
     docs, db = planted
     out = invoke("buckets", db, "--top", "3").stdout
     con = duckdb.connect(str(db), read_only=True)
-    from dedup.buckets import bucket_sizes, largest_buckets
+    from dedup.index.buckets import bucket_sizes, largest_buckets
 
     per_band = bucket_sizes(DuckDBEngine(con)).to_pylist()
     largest = largest_buckets(DuckDBEngine(con), 3, 2).to_pylist()
@@ -148,7 +158,13 @@ def test_buckets_add_up(planted):
     )
     assert [row["size"] for row in largest] == [s for (s,) in sizes]
     assert all(len(row["sample_ids"].split(", ")) == min(2, row["size"]) for row in largest)
-    assert "sample_ids" in out and "largest" in out
+    per_band_out, largest_out = out.split("\n\n")
+    assert [line.split()[:5] for line in per_band_out.splitlines()[2:]] == [
+        [str(row[key]) for key in ("band", "buckets", "single", "shared", "largest")] for row in per_band
+    ]
+    assert [line.split()[:3] for line in largest_out.splitlines()[2:]] == [
+        [str(row["band"]), str(row["bucket"]), str(row["size"])] for row in largest
+    ]
 
 
 @pytest.mark.parametrize("kind,k", [("char", 5), ("word", 3)])

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from dedup.choices import ExportKind
 from dedup.cli import app
 from dedup.engine.duckdb import DuckDBEngine
-from dedup.export import export_table
+from dedup.index.export import export_table
 
 DOCS = {
     "a1": "the quick brown fox jumps over the lazy dog",

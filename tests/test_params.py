@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 from helpers import settings_for
 
+from dedup.banding import choose_banding, detection_probability
 from dedup.errors import UsageError
-from dedup.params import choose_banding, detection_probability
 
 
 def test_s_curve_values():

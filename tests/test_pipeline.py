@@ -10,7 +10,7 @@ import reference
 from corpora import planted_corpus, write_folder
 
 import dedup
-from dedup.params import choose_banding, detection_probability
+from dedup.banding import choose_banding, detection_probability
 
 
 def as_dict(pairs) -> dict[tuple, float]:

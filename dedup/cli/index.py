@@ -24,8 +24,8 @@ def clusters(
 
     Example: dedup clusters run.duckdb --keep longest
     """
-    from ..export import export_table
-    from ..index import open_index
+    from ..index.documents import open_index
+    from ..index.export import export_table
 
     try:
         with open_index(db) as con:
@@ -50,8 +50,8 @@ def export(
 
     Example: dedup export run.duckdb --what adjacency --output similar.json
     """
-    from ..export import export_format, export_table, write_export
-    from ..index import open_index
+    from ..index.documents import open_index
+    from ..index.export import export_format, export_table, write_export
 
     try:
         export_format(output)
@@ -74,8 +74,8 @@ def explain(
 
     Example: dedup explain run.duckdb g0pE_taska.txt orig_taska.txt
     """
-    from ..explain import explain_pair, format_explanation
-    from ..index import open_index
+    from ..index.documents import open_index
+    from ..index.explain import explain_pair, format_explanation
 
     try:
         with open_index(db, read_only=True) as con:
@@ -95,8 +95,8 @@ def buckets(
 
     Example: dedup buckets run.duckdb --top 5
     """
-    from ..buckets import bucket_sizes, largest_buckets
-    from ..index import open_index
+    from ..index.buckets import bucket_sizes, largest_buckets
+    from ..index.documents import open_index
     from ..output import write_text_table
 
     try:
@@ -128,15 +128,15 @@ def query(
 
     Example: dedup query run.duckdb --id g0pE_taska.txt --min-jaccard 0.5
     """
-    from ..index import open_index
-    from ..query import query_index
+    from ..index.documents import open_index
+    from ..index.similar import query_index
 
     given = [value for value in (text, file, doc_id) if value is not None]
     if len(given) != 1:
         fail(UsageError("give exactly one of --text, --file or --id"))
     try:
         if file is not None:
-            from ..corpus import decode
+            from ..corpus.read import decode
 
             text = decode(file.read_bytes())[0]
         with open_index(db, read_only=True) as con:
@@ -166,7 +166,7 @@ def add(
 
     Example: dedup add run.duckdb more_documents/
     """
-    from ..index import add_documents, open_index
+    from ..index.documents import add_documents, open_index
 
     requested = {
         "shingle_type": shingle_type.value if shingle_type is not None else None,
@@ -195,7 +195,7 @@ def remove(
 
     Example: dedup remove run.duckdb g0pA_taska.txt g0pB_taska.txt
     """
-    from ..index import open_index, remove_documents
+    from ..index.documents import open_index, remove_documents
 
     try:
         with open_index(db) as con:
@@ -214,7 +214,7 @@ def list_documents(
 
     Example: dedup list run.duckdb --format csv
     """
-    from ..index import document_list, open_index
+    from ..index.documents import document_list, open_index
 
     try:
         with open_index(db, read_only=True) as con:

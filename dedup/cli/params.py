@@ -26,7 +26,7 @@ def params(
 
     Example: dedup params --threshold 0.8 --num-perm 128 --plot s-curve.png
     """
-    from ..params import error_areas, s_curve
+    from ..banding import error_areas, s_curve
     from ..settings import Settings
 
     try:
@@ -66,7 +66,7 @@ def draw(path: Path, threshold: float, bands: int, rows: int) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise DedupError("--plot needs matplotlib: pip install 'dedup[plot]'") from None
-    from ..params import s_curve
+    from ..banding import s_curve
 
     points = s_curve(bands, rows, [i / 200 for i in range(201)])
     figure, axes = plt.subplots(figsize=(6, 4))

@@ -79,13 +79,13 @@ def run(
 
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
-    from ..interrupts import interrupt_on_sigint
-    from ..output import check_writable, write_table
-    from ..pipeline import run_settings
-    from ..report import print_skipped, print_summary, stage_progress
-    from ..settings import Settings
+    try:  # a Ctrl-C that lands while the modules load is an interruption like any other
+        from ..interrupts import interrupt_on_sigint
+        from ..output import check_writable, write_table
+        from ..pipeline import run_settings
+        from ..settings import Settings
+        from .summary import print_skipped, print_summary, stage_progress
 
-    try:
         settings = Settings(
             inputs=tuple(inputs),
             threshold=threshold,
@@ -139,7 +139,7 @@ def sql(
 
     Example: dedup sql run.duckdb "select * from pairs order by jaccard desc limit 10"
     """
-    from ..explore import query_readonly
+    from ..index.explore import query_readonly
 
     try:
         table = query_readonly(db, query)

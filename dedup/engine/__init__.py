@@ -17,7 +17,8 @@ The interface (the truth for a second engine such as Spark):
   `atomic(interrupted)` (context manager: all or nothing; Ctrl-C becomes
   Interrupted(interrupted)), `scratch()` (an empty in-memory database of the same engine),
   `interrupt()` (from another thread), `close()`.
-  Failures leave an engine as `dedup.errors.EngineError` (one line; `out_of_space`) or as
+  Failures leave an engine as `dedup.errors.EngineError` (one line; `out_of_space`, and then
+  the message says where the engine spills) or as
   KeyboardInterrupt (Ctrl-C, interrupt()); no engine-specific exception escapes.
 - `open_engine(path, settings=None, read_only=False)`: the engine for a database file (or an
   in-memory database when path is None) with the user's limits. `engine_for(dialect)` is the
@@ -61,12 +62,9 @@ def open_engine(path: Path | None, settings: Settings | None = None, read_only: 
     """An engine on the database at `path` (in memory if None), with the settings' limits if given."""
     from .duckdb import DuckDBEngine
 
-    if settings is None:
-        return DuckDBEngine.open(path, read_only=read_only)
+    threads = settings.threads if settings is not None else None
+    memory_limit = settings.memory_limit if settings is not None else None
+    spill = temp_directory(path, settings) if settings is not None and path is not None else None
     return DuckDBEngine.open(
-        path,
-        threads=settings.threads,
-        memory_limit=settings.memory_limit,
-        temp_directory=temp_directory(path, settings) if path is not None else None,
-        read_only=read_only,
+        path, threads=threads, memory_limit=memory_limit, temp_directory=spill, read_only=read_only
     )

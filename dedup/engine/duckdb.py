@@ -42,8 +42,9 @@ def is_interrupt(error: BaseException) -> bool:
 
 
 @contextmanager
-def translated() -> Iterator[None]:
-    """DuckDB's failures as dedup's: KeyboardInterrupt for Ctrl-C, EngineError for the rest."""
+def translated(spill: str = "the temporary folder") -> Iterator[None]:
+    """DuckDB's failures as dedup's: KeyboardInterrupt for Ctrl-C, EngineError for the rest
+    (out of memory or disk says where DuckDB spills)."""
     try:
         yield
     except (duckdb.Error, RuntimeError) as error:
@@ -52,8 +53,10 @@ def translated() -> Iterator[None]:
         if not isinstance(error, duckdb.Error):
             raise
         message = first_line(error)
-        out_of_space = "offload" in message or "No space left" in message
-        raise EngineError(message, out_of_space=out_of_space) from None
+        if "offload" in message or "No space left" in message:
+            message = f"no room to spill to {spill} (give --temp-dir a folder with more space): {message}"
+            raise EngineError(message, out_of_space=True) from None
+        raise EngineError(message) from None
 
 
 def check_database_path(path: Path, read_only: bool = False) -> None:
@@ -84,6 +87,7 @@ class DuckDBEngine:
     def __init__(self, con: duckdb.DuckDBPyConnection, config: dict[str, Any] | None = None) -> None:
         self.con = con
         self.config = dict(config or {})
+        self.spill = str(self.config.get("temp_directory", "the temporary folder"))
 
     @classmethod
     def open(
@@ -131,11 +135,11 @@ class DuckDBEngine:
         return self._run(statement.sql, statement)
 
     def fetch_arrow(self, statement: Statement) -> pa.Table:
-        with translated():
+        with translated(self.spill):
             return self.con.sql(statement.sql, params=dict(statement.parameters) or None).to_arrow_table()
 
     def register_arrow(self, name: str, table: pa.Table) -> None:
-        with translated():
+        with translated(self.spill):
             self.con.register(name, table)
 
     def unregister(self, name: str) -> None:
@@ -187,7 +191,7 @@ class DuckDBEngine:
         return self._query(sql, dict(statement.parameters))
 
     def _query(self, sql: str, parameters: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
-        with translated():
+        with translated(self.spill):
             return self.con.execute(sql, parameters or None).fetchall()
 
     def _rollback(self) -> None:

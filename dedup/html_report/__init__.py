@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DedupError
-from ..index import open_index
+from ..index.documents import open_index
 from .data import gather
 from .page import write
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..params import Banding
+from ..banding import Banding
 
 
 @dataclass(frozen=True)

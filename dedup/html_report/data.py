@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..banding import Banding
 from ..engine import Engine
 from ..errors import DedupError
-from ..params import Banding
 from ..sqlfiles import query
 from ..sqltext import equal_minhash_count
 

@@ -1,5 +1,5 @@
 -- query:  index_counts
--- reads:  signatures(doc_id), documents(doc_id), shingles(doc_id), candidates(doc_id_a), pairs(doc_id_a)
+-- reads:  signatures, documents, shingles, candidates, pairs
 -- params: $added
 -- The counts recorded in runs after dedup add, as one JSON object.
 select json_object(

@@ -1,5 +1,5 @@
 -- query:  report_totals
--- reads:  documents(doc_id), candidates(doc_id_a), verified(doc_id_a), pairs(doc_id_a), clusters(cluster_id, cluster_size, is_survivor)
+-- reads:  documents, candidates, verified, pairs, clusters(cluster_id, cluster_size, is_survivor)
 -- writes: (none: a SELECT for `dedup report`)
 -- params: (none)
 -- The sizes of the run's results: documents, candidates, verified candidates, pairs, clusters

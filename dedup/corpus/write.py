@@ -3,27 +3,15 @@
 from __future__ import annotations
 
 import shutil
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .choices import Keep
-from .clusters import build_clusters
-from .corpus import TABLE_EXTENSIONS, UTF8_BOM, _load_table, _walk
-from .engine import Engine, open_engine
-from .errors import UsageError
-from .output import FORMATS, write_table
-from .settings import Settings
-from .sqlfiles import query
-
-
-def dropped_ids(engine: Engine) -> set[object]:
-    rows = engine.fetch_rows(query("clusters_dropped", dialect=engine.dialect))
-    return {row[0] for row in rows}
+from ..errors import UsageError
+from ..output import FORMATS, write_table
+from ..settings import Settings
+from .read import TABLE_EXTENSIONS, UTF8_BOM, _load_table, _walk
 
 
 def check_target(settings: Settings, out: Path) -> None:
@@ -42,8 +30,8 @@ def check_target(settings: Settings, out: Path) -> None:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
 
 
-def write_deduplicated_input(engine: Engine, settings: Settings, out: Path, keep: Keep | str) -> int:
-    """Write the input minus the dropped documents to `out`; return how many documents were dropped.
+def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]) -> None:
+    """Write the input minus the dropped documents (their ids) to `out`.
 
     A folder becomes a folder with the same relative paths (files that were skipped, e.g.
     binary ones, are copied too: only dropped documents are left out); a `--lines` file becomes
@@ -51,8 +39,6 @@ def write_deduplicated_input(engine: Engine, settings: Settings, out: Path, keep
     """
     check_target(settings, out)
     source = settings.inputs[0]
-    build_clusters(engine, keep)
-    dropped = dropped_ids(engine)
     if source.is_dir():
         _write_folder(source, out, dropped, settings.include_hidden)
     elif settings.lines:
@@ -61,7 +47,6 @@ def write_deduplicated_input(engine: Engine, settings: Settings, out: Path, keep
         _write_table(source, out, dropped, settings)
     else:  # one file is one document: it has nothing to be a duplicate of
         shutil.copyfile(source, out)
-    return len(dropped)
 
 
 def _write_folder(source: Path, out: Path, dropped: set[object], include_hidden: bool) -> None:
@@ -97,32 +82,3 @@ def _write_table(source: Path, out: Path, dropped: set[object], settings: Settin
     else:
         mask = pa.array([number not in dropped for number in range(1, table.num_rows + 1)])
     write_table(table.filter(mask), out)
-
-
-@contextmanager
-def index_database(settings: Settings, write_deduplicated: Path | None) -> Iterator[Settings]:
-    """The run's settings, with a temporary database when the deduplicated input needs one."""
-    if write_deduplicated is not None:
-        check_target(settings, write_deduplicated)
-    if write_deduplicated is None or settings.db is not None:
-        yield settings
-        return
-    with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
-        yield settings.replace(db=Path(folder) / "run.duckdb")
-
-
-def finish_run(settings: Settings, keep: Keep | str, write_deduplicated: Path | None) -> int | None:
-    """After a run with a database: build its clusters and write the deduplicated input if asked.
-
-    Returns the number of documents to drop, or None when the run kept no database.
-    """
-    if settings.db is None:
-        return None
-    engine = open_engine(settings.db, settings)
-    try:
-        if write_deduplicated is not None:
-            return write_deduplicated_input(engine, settings, write_deduplicated, keep)
-        build_clusters(engine, keep)
-        return len(dropped_ids(engine))
-    finally:
-        engine.close()

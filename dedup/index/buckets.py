@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from .engine import Engine
-from .sqlfiles import query
+from ..engine import Engine
+from ..sqlfiles import query
 
 
 def bucket_sizes(engine: Engine) -> pa.Table:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .errors import InputError, UsageError
-from .settings import Settings
+from ..errors import InputError, UsageError
+from ..settings import Settings
 
 TABLE_EXTENSIONS = (".parquet", ".csv", ".jsonl", ".ndjson")
 BINARY_SNIFF_BYTES = 8000  # like git: a NUL byte in the first 8000 bytes means binary

@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-from .choices import Keep
-from .engine import Engine
-from .errors import DedupError
-from .sqlfiles import query
+from ..choices import Keep
+from ..engine import Engine
+from ..errors import DedupError
+from ..sqlfiles import query
 
-# Our own fixed list of ORDER BY expressions: the only SQL text a rule contributes.
-KEEP_ORDER = {
-    Keep.first: "d.position",
-    Keep.min_id: "d.id",
-    Keep.longest: "length(d.text) desc",
-    Keep.shortest: "length(d.text)",
-}
 MAX_ROUNDS = 10_000
 
 
@@ -37,7 +30,12 @@ def build_clusters(engine: Engine, keep: Keep | str = Keep.first) -> int:
             break
         if rounds >= MAX_ROUNDS:  # labels strictly decrease, so this cannot happen; guard anyway
             raise DedupError("cluster labels did not converge")
-    engine.create_table("clusters", query("clusters", dialect=dialect, keep_order=KEEP_ORDER[keep]))
+    engine.create_table("clusters", query("clusters", {"keep": keep.value}, dialect))
     engine.drop_table("cluster_labels")
     engine.drop_table("cluster_edges")
     return rounds
+
+
+def dropped_ids(engine: Engine) -> set[object]:
+    """The ids of the documents that the keep rule of the built clusters drops."""
+    return {row[0] for row in engine.fetch_rows(query("clusters_dropped", dialect=engine.dialect))}

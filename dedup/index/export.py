@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .choices import ExportKind, Keep
+from ..choices import ExportKind, Keep
+from ..engine import Engine
+from ..output import FORMATS, check_writable, format_for, write_table
+from ..sqlfiles import query
 from .clusters import build_clusters
-from .engine import Engine
-from .output import FORMATS, check_writable, format_for, write_table
-from .sqlfiles import query
 
 EXPORT_FORMATS = {**FORMATS, ".json": "json"}
 

@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .choices import Keep
+from ..banding import choose_banding
+from ..choices import Keep
+from ..corpus.read import read_inputs
+from ..engine import Engine, open_engine
+from ..errors import DedupError, UsageError
+from ..hashing import SCHEME
+from ..records import first_run, forget_stages, record_change
+from ..settings import Settings
+from ..sqlfiles import query
+from ..sqltext import quote_identifier
+from ..stages import compile_stage, stage_named
 from .clusters import build_clusters
-from .corpus import read_inputs
-from .engine import Engine, open_engine
-from .errors import DedupError, UsageError
-from .hashing import SCHEME
-from .params import choose_banding
-from .records import first_run, forget_stages, record_change
-from .settings import Settings
-from .sqlfiles import query
-from .sqltext import quote_identifier
-from .stages import compile_stage, stage_named
 
 INDEX_TABLES = ("documents", "shingles", "signatures", "band_hashes", "candidates", "verified", "pairs", "runs")
 PER_DOCUMENT_STAGES = ("documents", "shingles", "signatures", "band_hashes")

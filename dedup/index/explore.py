@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .engine import open_engine
-from .sqlfiles import user_query
+from ..engine import open_engine
+from ..sqlfiles import user_query
 
 
 def query_readonly(db: Path, text: str) -> pa.Table:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from .engine import Engine
-from .errors import DedupError, UsageError
-from .index import doc_ids_of, index_settings
-from .settings import Settings
-from .sqlfiles import query
-from .stages import compile_stages
+from ..engine import Engine
+from ..errors import DedupError, UsageError
+from ..settings import Settings
+from ..sqlfiles import query
+from ..stages import compile_stages
+from .documents import doc_ids_of, index_settings
 
 QUERY = 0  # doc_ids of the index start at 1
 

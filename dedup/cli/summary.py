@@ -10,8 +10,8 @@ import pyarrow as pa
 from rich.console import Console
 from rich.table import Table
 
-from .pipeline import RunResult
-from .settings import Settings
+from ..pipeline import RunResult
+from ..settings import Settings
 
 
 @contextmanager
