@@ -13,6 +13,7 @@ from corpora import planted_corpus, write_folder
 from typer.main import get_command
 from typer.testing import CliRunner
 
+from dedup.banding import choose_banding, detection_probability
 from dedup.cli import app
 
 runner = CliRunner()
@@ -25,9 +26,22 @@ def invoke(*args: str):
 def test_run_prints_pairs_table_and_summary(tiny_corpus):
     result = invoke("run", tiny_corpus, "-k", "5")
     assert result.exit_code == 0, result.output
-    assert "copy.txt" in result.stdout and "original.txt" in result.stdout
-    assert "documents: 6 read = 5 processed + 1 empty + 0 skipped" in result.stderr
-    assert "bands" in result.stderr and "P(candidate" in result.stderr
+    table = [line.split() for line in result.stdout.splitlines()]
+    assert table[0] == ["id_a", "id_b", "jaccard", "estimate"] and set(table[1][0]) == {"-"}
+    assert [row[:3] for row in table[2:]] == [
+        ["copy.txt", "original.txt", "1.000000"],
+        ["copy.txt", "near.txt", "0.800000"],
+        ["near.txt", "original.txt", "0.800000"],
+    ]
+    banding = choose_banding(0.8, 128)
+    probability = detection_probability(0.8, banding.bands, banding.rows)
+    summary = result.stderr.splitlines()
+    assert summary[0] == "documents: 6 read = 5 processed + 1 empty + 0 skipped"
+    assert summary[1].startswith("shingles: ") and summary[1].endswith("candidates: 3  pairs: 3 (Jaccard >= 0.8)")
+    assert summary[2] == (
+        f"LSH: {banding.bands} bands x {banding.rows} rows of 128 permutations; "
+        f"P(candidate | J = 0.8) = {probability:.4f}"
+    )
 
 
 def test_quiet_prints_only_pairs(tiny_corpus):

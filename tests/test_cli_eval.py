@@ -33,7 +33,17 @@ def test_eval_command(tmp_path):
     write_folder(tmp_path / "c", docs)
     result = CliRunner().invoke(app, ["eval", str(tmp_path / "c"), "-k", "5"])
     assert result.exit_code == 0, result.output
-    assert "recall: " in result.stdout and "0.80-0.85" in result.stdout
+    expected = evaluate(Settings(inputs=(tmp_path / "c",), shingle_size=5, method="exact"))
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"documents: {expected.documents}"
+    assert lines[2] == (
+        f"exact pairs: {expected.exact_pairs}  lsh pairs: {expected.found_pairs}  candidates: {expected.candidates}"
+    )
+    assert lines[3] == f"recall: {expected.recall:.6f}  precision: {expected.precision:.6f}"
+    assert expected.exact_pairs > 5
+    buckets = [line.split()[:3] for line in lines[6:]]
+    assert buckets == [[f"{b.low:.2f}-{b.high:.2f}", str(b.exact), str(b.found)] for b in expected.buckets]
+    assert buckets[0][0] == "0.80-0.85"
 
 
 def test_eval_on_a_sample(tmp_path):

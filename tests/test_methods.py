@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import duckdb
 import pytest
 import reference
@@ -61,7 +63,12 @@ def test_signature_method_keeps_only_true_pairs_and_most_of_them(tmp_path):
         (r["id_a"], r["id_b"]) for r in dedup.run(tmp_path / "c", 0.8, shingle_size=5, method="signature").to_pylist()
     }
     assert got <= set(expected)
-    assert len(got) >= 0.5 * len(expected)
+    # A pair of Jaccard j is kept when at least t * 128 of its 128 MinHash values agree, each with
+    # probability j: expect sum P(Binomial(128, j) >= t * 128) pairs; allow 4 standard deviations.
+    need = math.ceil(0.8 * 128)
+    kept = [sum(math.comb(128, i) * j**i * (1 - j) ** (128 - i) for i in range(need, 129)) for j in expected.values()]
+    mean, sd = sum(kept), math.sqrt(sum(p * (1 - p) for p in kept))
+    assert mean - 4 * sd <= len(got) <= mean + 4 * sd, (len(got), mean, sd)
     # a pair well above the threshold has an estimate above it too (s.d. ~0.03 at 128 permutations)
     well_above = {p for p, j in expected.items() if j >= 0.92}
     assert well_above and well_above <= got

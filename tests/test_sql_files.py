@@ -1,0 +1,107 @@
+"""Each SQL file's header (reads, writes, params) says what its body does: the tables it reads
+and writes, their columns, and exactly the parameters it binds."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dedup import sqltext
+from dedup.sqlfiles import fill, read_sql, sql_dir, used_parameters
+
+FILES = sorted(str(path.relative_to(sql_dir())) for path in sql_dir().rglob("*.sql"))
+# What Python fills into {{ fragments }}, for the check (small column lists, one table name).
+FRAGMENTS = {
+    "minhash_columns": sqltext.minhash_columns(4),
+    "bucket_list": sqltext.bucket_list(2, 2),
+    "equal_minhash_count": sqltext.equal_minhash_count(4),
+    "table": "some_table",
+    "keep_order": "d.position",
+    "documents": "documents",
+}
+NAME = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)?"
+KEYWORDS = {"lateral", "unnest", "range", "select", "values"}
+
+
+def body_of(text: str) -> str:
+    """The statement without its comments, fragments filled (shingle_texts by the char fragment)."""
+    shingles = read_sql("fragments/shingle_texts_char.sql").text
+    filled = fill(fill(text, {"shingle_texts": shingles, **FRAGMENTS}), FRAGMENTS)
+    lines = [line.split("--", 1)[0] for line in filled.splitlines()]
+    return "\n".join(lines).lower()
+
+
+def declared_tables(field: str) -> dict[str, list[str]]:
+    """`a(x, y), b   (a note)` -> {"a": ["x", "y"], "b": []}; {{ fragments }} filled as in FRAGMENTS."""
+    field = fill(field, FRAGMENTS)
+    field = re.sub(r"\s{2,}\([^)]*\)", "", field)  # a note in parentheses after two spaces
+    tables: dict[str, list[str]] = {}
+    for match in re.finditer(rf"({NAME})(?:\(([^)]*)\))?", field):
+        columns = [c.strip() for c in (match.group(2) or "").split(",") if c.strip()]
+        tables[match.group(1)] = columns
+    return tables
+
+
+def declared_parameters(field: str) -> set[str]:
+    """`$k, $a_0 .. $a_{num_perm-1}` -> {"k", "a_*"}: a range stands for every name of its prefix."""
+    names = set()
+    for match in re.finditer(r"\$([a-z_][a-z0-9_]*)(?:\s*\.\.\s*\$[a-z_]+\{[^}]*\})?", field):
+        is_range = match.group(0).find("..") >= 0
+        names.add(re.sub(r"_0$", "_*", match.group(1)) if is_range else match.group(1))
+    return names
+
+
+def used_parameter_families(sql: str) -> set[str]:
+    return {re.sub(r"_\d+$", "_*", name) if re.search(r"^[abc]_\d+$", name) else name for name in used_parameters(sql)}
+
+
+def relations_read(body: str) -> set[str]:
+    """Every relation after FROM or JOIN that is not a CTE of the statement itself."""
+    ctes = set(re.findall(rf"(?:with|,)\s*({NAME})\s+as\s*\(", body))
+    read = set(re.findall(rf"\b(?:from|join)\s+({NAME})", body))
+    deleted = set(re.findall(rf"\bdelete from\s+({NAME})", body))  # a target, not a source
+    return {name for name in read - ctes - deleted if name not in KEYWORDS}
+
+
+def relations_written(body: str) -> set[str]:
+    found = set(
+        re.findall(rf"\b(?:insert into|update|delete from|drop table|create table if not exists)\s+({NAME})", body)
+    )
+    found |= set(re.findall(rf"\bcreate schema if not exists\s+({NAME})", body))
+    return found
+
+
+@pytest.mark.parametrize("path", FILES)
+def test_header_params_are_exactly_the_parameters_of_the_body(path):
+    file = read_sql(path)
+    assert "params" in file.header, f"{path} has no params: line"
+    declared = set() if file.header["params"].startswith("(none)") else declared_parameters(file.header["params"])
+    assert declared == used_parameter_families(body_of(file.text)), path
+
+
+@pytest.mark.parametrize("path", [p for p in FILES if not p.startswith("fragments/")])
+def test_header_reads_every_relation_the_body_reads_and_only_those(path):
+    file = read_sql(path)
+    body = body_of(file.text)
+    declared = declared_tables(file.header.get("reads", ""))
+    read = relations_read(body)
+    assert set(declared) == read, path
+    every_column = re.search(r"\bselect \*", body) is not None
+    for table, columns in declared.items():
+        for column in columns:
+            if "*" in column or ".." in column or every_column:
+                continue
+            assert re.search(rf"\b{re.escape(column)}\b", body), f"{path}: {table}.{column} is not in the body"
+
+
+@pytest.mark.parametrize("path", [p for p in FILES if not p.startswith("fragments/")])
+def test_header_writes_what_the_body_or_the_engine_writes(path):
+    file = read_sql(path)
+    body = body_of(file.text)
+    declared = set(declared_tables(file.header.get("writes", "")))
+    written = relations_written(body)
+    if file.header.get("stage"):  # a stage is a query; the engine creates the table named for it
+        assert declared == {file.header["stage"]} and not written, path
+    elif written:
+        assert written <= declared, path
