@@ -8,6 +8,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from conftest import REPO
 from indexing import invoke, rows
 from reporting import HOSTILE, clough_db, hostile_db
 from typer.testing import CliRunner
@@ -234,3 +235,26 @@ def test_the_report_counts_a_skipped_input_with_its_reason(tmp_path):
     assert "2 read = 1 processed + 0 empty + 1 skipped" in text
     reason = rows(db, "select reason from skipped")[0][0]
     assert re.sub(r"\s+", " ", reason) in text
+
+
+@pytest.mark.parametrize("method", ["exact", "signature"])
+def test_runs_of_every_method_report(tmp_path, method):
+    db = clough_db(tmp_path, "--method", method, "--threshold", "0.5")
+    page = report(db, tmp_path / "report.html")
+    assert f"This run used --method {method}: it has no LSH buckets." in page
+    pairs = rows(db, "select doc_id_a, doc_id_b from pairs order by jaccard, doc_id_a limit 1")
+    ids = {attrs.get("id") for _, attrs in parse(page).tags}
+    assert f"pair-{pairs[0][0]}-{pairs[0][1]}" in ids
+
+
+def test_an_index_grown_by_add_reports_its_first_run_and_the_add(tmp_path):
+    db = clough_db(tmp_path)
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "copy.txt").write_text((REPO / "data" / "clough" / "orig_taska.txt").read_text(encoding="latin-1"))
+    invoke("add", db, extra, "-q")
+    page = report(db, tmp_path / "report.html")
+    text = " ".join(" ".join(parse(page).text).split())
+    assert "100 read = 100 processed + 0 empty + 0 skipped" in text  # the run that built the index
+    assert "1 document added with dedup add" in text
+    assert "101 documents" in text

@@ -11,12 +11,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import DedupError
-from ..index import open_index
+import duckdb
+
+from ..clusters import has_table
+from ..database import connect, first_line
+from ..errors import DedupError, UsageError
 from .data import gather
 from .page import write
 
-REPORT_TABLES = ("clusters", "skipped", "stages")
+# Every method leaves these; band_hashes only `--method lsh` (the buckets section needs it).
+REPORT_TABLES = ("documents", "signatures", "candidates", "verified", "pairs", "runs", "stages", "skipped", "clusters")
 
 
 @dataclass(frozen=True)
@@ -29,14 +33,18 @@ class Built:
 def build_report(db: Path, output: Path, top: int = 10, sample_pairs: int = 20) -> Built:
     """Read the run's database (read-only) and write the report to `output`."""
     clock = time.perf_counter()
-    with open_index(db, read_only=True) as con:
-        from ..clusters import has_table
-
+    if not db.exists():
+        raise UsageError(f"no database at {db} (create one with `dedup run ... --db {db}`)")
+    con = connect(db, read_only=True)
+    try:
         missing = [table for table in REPORT_TABLES if not has_table(con, table)]
         if missing:
-            raise DedupError(
-                f"{db} has no {', '.join(missing)} table: make it with `dedup run ... --db` (or `dedup clusters`)"
-            )
-        data = gather(con, db, top=top, sample_pairs=sample_pairs)
+            hint = "`dedup clusters DB` makes it" if missing == ["clusters"] else "make it with `dedup run ... --db`"
+            raise DedupError(f"{db} has no {', '.join(missing)} table: {hint}")
+        data = gather(con, db, top=top, sample_pairs=sample_pairs, buckets=has_table(con, "band_hashes"))
+    except duckdb.Error as error:
+        raise DedupError(first_line(error)) from None
+    finally:
+        con.close()
     size = write(data, output)
     return Built(output, size, time.perf_counter() - clock)

@@ -164,8 +164,8 @@ def histogram_bins(threshold: float, width: float = HISTOGRAM_WIDTH) -> tuple[in
     return math.floor(-threshold / width + 1e-9), max(math.ceil((1 - threshold) / width - 1e-9) - 1, 0)
 
 
-def gather(con: duckdb.DuckDBPyConnection, db: Path, top: int, sample_pairs: int) -> ReportData:
-    """Read everything the report shows from an open database."""
+def gather(con: duckdb.DuckDBPyConnection, db: Path, top: int, sample_pairs: int, buckets: bool = True) -> ReportData:
+    """Read everything the report shows from an open database (`buckets`: it has band_hashes)."""
     runs = [Run.from_row(row) for row in fetch(con, "report_runs")]
     base = base_run(runs)
     banding = banding_of(base)
@@ -217,14 +217,10 @@ def gather(con: duckdb.DuckDBPyConnection, db: Path, top: int, sample_pairs: int
         head = {key: row.pop(key) for key in ("cluster_id", "size", "survivor_id", "member_ids")}
         pair = Pair(**row, kept=True) if row["doc_id_a"] is not None else None
         clusters.append(Cluster(**head, pair=pair))
-    buckets = [
-        Bucket(**row)
-        for row in fetch(
-            con,
-            "report_largest_buckets",
-            {"top": max(top, 0), "scan": max(top, 0) * banding.bands, "members": MEMBERS, "max_chars": MAX_CHARS},
-        )
-    ]
+    largest_buckets = []
+    if buckets:
+        values = {"top": max(top, 0), "scan": max(top, 0) * banding.bands, "members": MEMBERS, "max_chars": MAX_CHARS}
+        largest_buckets = [Bucket(**row) for row in fetch(con, "report_largest_buckets", values)]
     return ReportData(
         db=db,
         runs=runs,
@@ -236,6 +232,6 @@ def gather(con: duckdb.DuckDBPyConnection, db: Path, top: int, sample_pairs: int
         missed=missed,
         pair_sample=pair_sample,
         clusters=clusters,
-        buckets=buckets,
+        buckets=largest_buckets,
         cluster_sizes=[(int(r["size"]), int(r["clusters"])) for r in fetch(con, "report_cluster_sizes")],
     )
