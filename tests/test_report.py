@@ -110,6 +110,7 @@ def test_gathered_figures_equal_the_database(clough):
         (1 - p) / p for (j,) in verified if j >= 0.5 for p in [detection_probability(j, *banding_of(banding))]
     )
     assert data.missed == pytest.approx(expected)
+    assert data.near_below == sum(1 for (j,) in verified if 0.45 <= j < 0.5)
     assert len(data.pair_sample) == 7 and len(data.clusters) == 3 and len(data.buckets) <= 3
     assert sum(size * count for size, count in data.cluster_sizes) == data.totals["documents"] == 100
     distances = [abs(p.jaccard - 0.5) for p in data.pair_sample]
@@ -175,6 +176,7 @@ def test_a_run_without_pairs_still_reports(tmp_path):
         (["{db}", "--output", "{tmp}/no/such/folder/r.html"], "folder of --output does not exist"),
         (["{db}", "--output", "{tmp}"], "--output is a folder"),
         (["{db}", "--top", "-1"], "Invalid value"),
+        (["{db}", "--output", "{db}"], "is a DuckDB database"),
     ],
 )
 def test_bad_arguments_are_one_line_usage_errors(tmp_path, args, message):

@@ -24,6 +24,7 @@ HISTOGRAM_WIDTH = 0.02  # Jaccard bins of the histogram, aligned on the threshol
 SAMPLE_BINS = 20  # the similarity range is cut in this many bins to sample pairs across it
 MAX_CHARS = 3000  # characters of a document shown side by side
 MEMBERS = 12  # ids listed per cluster or bucket
+NEAR = 0.05  # "just below the threshold": Jaccard in [threshold - NEAR, threshold)
 
 
 def fetch(
@@ -117,6 +118,7 @@ class ReportData:
     totals: dict[str, int]
     histogram: list[tuple[float, float, int]]  # (low, high, candidates); high == threshold for the last rejected
     missed: float | None  # estimated pairs LSH missed (None: the method has no misses to estimate)
+    near_below: int  # verified candidates with Jaccard in [threshold - NEAR, threshold)
     pair_sample: list[Pair]
     clusters: list[Cluster]
     buckets: list[Bucket]
@@ -230,6 +232,11 @@ def gather(con: duckdb.DuckDBPyConnection, db: Path, top: int, sample_pairs: int
         totals={key: int(value) for key, value in fetch(con, "report_totals")[0].items()},
         histogram=histogram,
         missed=missed,
+        near_below=int(
+            fetch(con, "report_near_threshold", {"low": max(threshold - NEAR, 0.0), "threshold": threshold})[0][
+                "candidates"
+            ]
+        ),
         pair_sample=pair_sample,
         clusters=clusters,
         buckets=largest_buckets,
