@@ -148,8 +148,8 @@ def test_hostile_documents_and_ids_are_shown_as_text(tmp_path):
     assert any(evil_id in (attrs.get("data-id-a"), attrs.get("data-id-b")) for attrs in pair_tags)
 
 
-def test_top_and_sample_pairs_bound_what_is_shown(tmp_path):
-    db = clough_db(tmp_path, "--threshold", "0.5")
+def test_top_and_sample_pairs_bound_what_is_shown(tmp_path, clough):
+    db, _ = clough
     page = report(db, tmp_path / "small.html", "--top", "1", "--sample-pairs", "2")
     elements = parse(page)
     clusters = [a for t, a in elements.tags if t == "div" and (a.get("id") or "").startswith("cluster-")]
@@ -158,9 +158,9 @@ def test_top_and_sample_pairs_bound_what_is_shown(tmp_path):
     assert len(pairs) == 1 + 2  # the cluster's pair and the sample
 
 
-def test_the_report_is_the_same_bytes_every_time(tmp_path):
-    db = clough_db(tmp_path)
-    assert report(db, tmp_path / "one.html") == report(db, tmp_path / "two.html")
+def test_the_report_is_the_same_bytes_every_time(tmp_path, clough):
+    db, page = clough
+    assert report(db, tmp_path / "again.html") == page
 
 
 def test_a_run_without_pairs_still_reports(tmp_path):
