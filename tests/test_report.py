@@ -156,6 +156,8 @@ def test_top_and_sample_pairs_bound_what_is_shown(tmp_path, clough):
     pairs = [a for t, a in elements.tags if t == "article"]
     assert len(clusters) == 1
     assert len(pairs) == 1 + 2  # the cluster's pair and the sample
+    none = parse(report(db, tmp_path / "none.html", "--top", "0", "--sample-pairs", "0"))
+    assert not [a for t, a in none.tags if t == "article"]
 
 
 def test_the_report_is_the_same_bytes_every_time(tmp_path, clough):

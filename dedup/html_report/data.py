@@ -199,21 +199,16 @@ def gather(con: duckdb.DuckDBPyConnection, db: Path, top: int, sample_pairs: int
         )
         missed = float(estimate[0]["missed"])
     equal = {"equal_minhash_count": equal_minhash_count(num_perm)}
-    pair_sample = [
-        Pair(**row)
-        for row in fetch(
-            con,
-            "report_pair_sample",
-            {
-                "threshold": threshold,
-                "sample_bins": SAMPLE_BINS,
-                "limit": max(sample_pairs, 0),
-                "max_chars": MAX_CHARS,
-                "num_perm": num_perm,
-            },
-            equal,
-        )
-    ]
+    pair_sample = []
+    if sample_pairs > 0:  # min_by(..., n) needs n >= 1
+        values = {
+            "threshold": threshold,
+            "sample_bins": SAMPLE_BINS,
+            "limit": sample_pairs,
+            "max_chars": MAX_CHARS,
+            "num_perm": num_perm,
+        }
+        pair_sample = [Pair(**row) for row in fetch(con, "report_pair_sample", values, equal)]
     clusters = []
     for row in fetch(con, "report_largest_clusters", {"top": max(top, 0), "members": MEMBERS, "max_chars": MAX_CHARS}):
         head = {key: row.pop(key) for key in ("cluster_id", "size", "survivor_id", "member_ids")}
