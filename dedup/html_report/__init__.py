@@ -11,10 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import duckdb
-
-from ..clusters import has_table
-from ..database import connect, first_line
+from ..engine import open_engine
 from ..errors import DedupError, UsageError
 from .data import gather
 from .page import write
@@ -35,16 +32,14 @@ def build_report(db: Path, output: Path, top: int = 10, sample_pairs: int = 20) 
     clock = time.perf_counter()
     if not db.exists():
         raise UsageError(f"no database at {db} (create one with `dedup run ... --db {db}`)")
-    con = connect(db, read_only=True)
+    engine = open_engine(db, read_only=True)
     try:
-        missing = [table for table in REPORT_TABLES if not has_table(con, table)]
+        missing = [table for table in REPORT_TABLES if not engine.has_table(table)]
         if missing:
             hint = "`dedup clusters DB` makes it" if missing == ["clusters"] else "make it with `dedup run ... --db`"
             raise DedupError(f"{db} has no {', '.join(missing)} table: {hint}")
-        data = gather(con, db, top=top, sample_pairs=sample_pairs, buckets=has_table(con, "band_hashes"))
-    except duckdb.Error as error:
-        raise DedupError(first_line(error)) from None
+        data = gather(engine, db, top=top, sample_pairs=sample_pairs, buckets=engine.has_table("band_hashes"))
     finally:
-        con.close()
+        engine.close()
     size = write(data, output)
     return Built(output, size, time.perf_counter() - clock)
