@@ -95,13 +95,20 @@ def run_settings(
     """A whole run, as `dedup run` and `dedup.run` make it: every stage; then, when the run keeps
     a database (--db, or a temporary one for --write-deduplicated), its clusters by the keep rule
     and the deduplicated input if asked."""
+    with _kept_database(settings, write_deduplicated) as kept:
+        return execute(kept, progress, on_open, keep=keep, write_deduplicated=write_deduplicated)
+
+
+@contextmanager
+def _kept_database(settings: Settings, write_deduplicated: Path | None) -> Iterator[Settings]:
+    """The run's settings, with a temporary database when the deduplicated input needs one."""
     if write_deduplicated is not None:
         check_target(settings, write_deduplicated)
     if write_deduplicated is None or settings.db is not None:
-        return execute(settings, progress, on_open, keep=keep, write_deduplicated=write_deduplicated)
+        yield settings
+        return
     with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
-        kept = settings.replace(db=Path(folder) / "run.duckdb")
-        return execute(kept, progress, on_open, keep=keep, write_deduplicated=write_deduplicated)
+        yield settings.replace(db=Path(folder) / "run.duckdb")
 
 
 def execute(

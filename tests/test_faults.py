@@ -107,11 +107,28 @@ def test_second_process_on_the_same_database_fails_fast(corpus, tmp_path):
     assert second.stderr == f"Error: database {db} is in use by another process; wait for it or use another --db\n"
 
 
+def wait_until_open(process: subprocess.Popen, path: Path, seconds: float = 120) -> None:
+    """Until the process holds `path` open (its run has begun), or has ended. On a resumed run the
+    file exists before the process starts, so its existence says nothing; a signal sent before
+    Python has even started would kill the process outright (exit -2, nothing printed)."""
+    target = str(path.resolve())
+    deadline = time.monotonic() + seconds
+    while process.poll() is None:
+        try:
+            fds = os.listdir(f"/proc/{process.pid}/fd")
+            if any(os.path.realpath(f"/proc/{process.pid}/fd/{fd}") == target for fd in fds):
+                return
+        except OSError:
+            pass  # the process is starting or ending
+        assert time.monotonic() < deadline, f"{path} was never opened"
+        time.sleep(0.02)
+
+
 def test_ctrl_c_stops_cleanly_with_exit_130_and_resumes(corpus, expected_csv, tmp_path):
     db = tmp_path / "run.duckdb"
     for delay in (1.0, 2.0):
         process = dedup("run", str(corpus), "--db", str(db), "--format", "csv")
-        wait_for(db)
+        wait_until_open(process, db)
         time.sleep(delay)
         process.send_signal(signal.SIGINT)
         code, out, err = finish(process)
