@@ -29,19 +29,21 @@ def run(
     rows: int | None = None,
     lines: bool = False,
     id_column: str | None = None,
-    text_column: str = "text",
+    text_column: str | None = None,
     include_hidden: bool = False,
     db: str | Path | None = None,
     threads: int | None = None,
     memory_limit: str | None = None,
     temp_dir: str | Path | None = None,
     method: str = "lsh",
+    replace: bool = False,
 ) -> pa.Table:
     """Pairs of documents with exact Jaccard >= threshold, as an Arrow table (id_a, id_b, jaccard, estimate).
 
     >>> import dedup
     >>> pairs = dedup.run("data/textreuse", threshold=0.5, shingle_type="word", shingle_size=5)
     """
+    from .corpus import check_column_options
     from .hashing import DEFAULT_SEED
     from .pipeline import execute
     from .settings import Settings
@@ -58,12 +60,14 @@ def run(
         rows=rows,
         lines=lines,
         id_column=id_column,
-        text_column=text_column,
+        text_column=text_column or "text",
         include_hidden=include_hidden,
         db=Path(db) if db is not None else None,
         threads=threads,
         memory_limit=memory_limit,
         temp_dir=Path(temp_dir) if temp_dir is not None else None,
         method=method,  # type: ignore[arg-type]
+        replace_documents=replace,
     )
+    check_column_options(settings.inputs, lines, id_column, text_column)
     return execute(settings).pairs

@@ -53,7 +53,7 @@ Lines = Annotated[bool, typer.Option("--lines", help="Each line of a text file i
 IdColumn = Annotated[
     Optional[str], typer.Option(help="Id column of a table [default: id, or the row number if absent].")
 ]
-TextColumn = Annotated[str, typer.Option(help="Text column of a table.")]
+TextColumn = Annotated[Optional[str], typer.Option(help="Text column of a table [default: text].")]
 Threads = Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")]
 
 
@@ -95,9 +95,17 @@ def run(
     ] = Method.lsh,
     lines: Lines = False,
     id_column: IdColumn = None,
-    text_column: TextColumn = "text",
+    text_column: TextColumn = None,
     include_hidden: Annotated[bool, typer.Option("--include-hidden", help="Read hidden files and folders.")] = False,
     db: Annotated[Optional[Path], typer.Option(help="Keep every stage's table in this DuckDB file.")] = None,
+    replace: Annotated[
+        bool,
+        typer.Option(
+            "--replace",
+            help="Rebuild an existing --db from these inputs alone, dropping its documents that they lack "
+            "(without it such a run is refused).",
+        ),
+    ] = False,
     output: Annotated[
         Optional[Path], typer.Option("--output", "-o", help="Write pairs to .csv, .parquet or .jsonl.")
     ] = None,
@@ -124,6 +132,7 @@ def run(
 
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
+    from .corpus import check_column_options
     from .deduplicated import finish_run, index_database
     from .interrupts import interrupt_on_sigint
     from .output import check_writable, write_table
@@ -143,14 +152,16 @@ def run(
             rows=rows,
             lines=lines,
             id_column=id_column,
-            text_column=text_column,
+            text_column=text_column or "text",
             include_hidden=include_hidden,
             db=db,
             threads=threads,
             memory_limit=memory_limit,
             temp_dir=temp_dir,
             method=method.value,
+            replace_documents=replace,
         )
+        check_column_options(settings.inputs, lines, id_column, text_column)
         if output is not None:
             check_writable(output)
         with (
@@ -169,12 +180,12 @@ def run(
     except KeyboardInterrupt:
         fail(Interrupted("interrupted"))
     if not quiet:
-        print_summary(stderr, result, settings, output)
+        print_summary(stderr, result, settings, output, show_skipped)
         if dropped is not None:
             stderr.print(f"clusters: {dropped} documents to drop (--keep {keep.value})", markup=False)
         if write_deduplicated is not None:
             stderr.print(f"wrote the deduplicated input to {write_deduplicated}", markup=False)
-    if show_skipped:
+    elif show_skipped:
         print_skipped(stderr, result.skipped)
 
 

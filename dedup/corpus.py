@@ -36,6 +36,7 @@ class Corpus:
     texts: list[str] = field(default_factory=list)
     encodings: list[str] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # things the user may not have meant, for the summary
 
     def add(self, doc_id: object, text: str, encoding: str = "utf-8") -> None:
         self.ids.append(doc_id)
@@ -120,8 +121,34 @@ def read_corpus(
             _read_table(corpus, path, id_column, text_column, prefix=str(path) if prefixed else None)
         else:
             _read_file(corpus, path, str(path))
+            _note_many_lines(corpus, path)
     _check_unique(corpus.ids)
     return corpus
+
+
+MANY_LINES = 10  # a file given alone with this many lines was probably meant as one document per line
+
+
+def _note_many_lines(corpus: Corpus, path: Path) -> None:
+    if not corpus.ids or corpus.ids[-1] != str(path):
+        return  # skipped (binary, unreadable): the summary lists it already
+    lines = corpus.texts[-1].count("\n") + (not corpus.texts[-1].endswith("\n"))
+    if lines >= MANY_LINES:
+        corpus.notes.append(f"1 document from {path}, a file of {lines:,} lines: use --lines for one document per line")
+
+
+def is_table(path: Path, lines: bool = False) -> bool:
+    """Whether `path` is read as a table (so --id-column and --text-column apply to it)."""
+    return not lines and not path.is_dir() and path.suffix.lower() in TABLE_EXTENSIONS
+
+
+def check_column_options(inputs: Iterable[Path], lines: bool, id_column: str | None, text_column: str | None) -> None:
+    """--id-column/--text-column name a table's columns: refuse them when no input is a table."""
+    given = [name for name, value in (("--id-column", id_column), ("--text-column", text_column)) if value is not None]
+    if given and not any(is_table(path, lines) for path in inputs):
+        kind = "--lines files" if lines else "folders and text files"
+        verb = "apply" if len(given) > 1 else "applies"
+        raise UsageError(f"{' and '.join(given)} {verb} to tables (.parquet, .csv, .jsonl); these inputs are {kind}")
 
 
 def _check_unique(ids: list[object]) -> None:
@@ -197,6 +224,8 @@ def _read_lines(corpus: Corpus, path: Path, prefix: str | None) -> None:
         data = path.read_bytes()
     except OSError as error:
         raise InputError(f"cannot read {path}: {error.strerror}") from None
+    if _looks_binary(data):
+        raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM) :]
     raw_lines = data.split(b"\n")
@@ -207,6 +236,16 @@ def _read_lines(corpus: Corpus, path: Path, prefix: str | None) -> None:
             raw = raw[:-1]
         text, encoding = decode(raw)
         corpus.add(f"{prefix}:{number}" if prefix is not None else number, text, encoding)
+
+
+BINARY_MAGIC = (b"PAR1", b"\x1f\x8b", b"PK\x03\x04", b"\x89PNG", b"%PDF", b"\xff\xd8\xff")
+
+
+def _looks_binary(data: bytes) -> bool:
+    """For --lines, where a stray NUL inside a line is kept: a known binary format's magic bytes
+    (Parquet, gzip, zip, PNG, PDF, JPEG, a DuckDB database) or over 5% NUL bytes in the first 8000."""
+    head = data[:BINARY_SNIFF_BYTES]
+    return head.startswith(BINARY_MAGIC) or head[8:12] == b"DUCK" or head.count(0) > len(head) / 20
 
 
 def _read_table(corpus: Corpus, path: Path, id_column: str | None, text_column: str, prefix: str | None) -> None:

@@ -10,6 +10,9 @@ from .errors import DedupError, UsageError
 from .settings import Settings
 
 DUCKDB_MAGIC = b"DUCK"  # bytes 8..11 of every DuckDB database file
+# Databases are written in the storage format of DuckDB 1.0, which every DuckDB 1.x and 2.x client
+# (the duckdb CLI, Python, R, DBeaver) can open; DuckDB 2's own format cannot be read by 1.x.
+STORAGE_COMPATIBILITY = "v1.0.0"
 
 
 def temp_directory(path: Path, settings: Settings | None) -> Path:
@@ -21,6 +24,8 @@ def temp_directory(path: Path, settings: Settings | None) -> Path:
 
 def connect(path: Path, settings: Settings | None = None, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     config: dict[str, str | bool | int | float | list[str]] = {}
+    if not read_only:
+        config["storage_compatibility_version"] = STORAGE_COMPATIBILITY
     if settings is not None:
         if settings.threads is not None:
             config["threads"] = settings.threads

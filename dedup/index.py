@@ -48,8 +48,8 @@ def open_index(db: Path, read_only: bool = False) -> Iterator[duckdb.DuckDBPyCon
 
 
 def index_settings(con: duckdb.DuckDBPyConnection) -> Settings:
-    """The options the index was created with (its first run); every later change must match them."""
-    row = con.execute("select hash_scheme, options from runs order by run_id limit 1").fetchall()
+    """The options of the index's latest run (an add keeps them); every later change must match them."""
+    row = con.execute("select hash_scheme, options from runs order by run_id desc limit 1").fetchall()
     if not row:
         raise DedupError("the index has no run recorded in its runs table")
     scheme, options_json = row[0]
@@ -74,6 +74,7 @@ def index_settings(con: duckdb.DuckDBPyConnection) -> Settings:
         id_column=options["id_column"],
         text_column=options["text_column"],
         include_hidden=options["include_hidden"],
+        method=options.get("method", "lsh"),
     )
 
 
@@ -178,7 +179,11 @@ def _stage_new_documents(
         _append_staged(con, PER_DOCUMENT_STAGES)
         # Pair stages: candidates among pairs with a new document, then the unchanged
         # verified and pairs stages, reading the appended main tables through the search path.
-        run_query(con, "add_candidates", {"first_new": first_new})
+        if settings.method == "lsh":
+            run_query(con, "add_candidates", {"first_new": first_new})
+        else:  # the index's own method on the union, keeping the pairs with a new document
+            run_stage(con, stage_named("candidates", settings), settings)
+            run_query(con, "keep_new_candidates", {"first_new": first_new})
         for name in ("verified", "pairs"):
             run_stage(con, stage_named(name, settings), settings)
         _append_staged(con, PAIR_TABLES)
@@ -227,7 +232,7 @@ def _record_add(con: duckdb.DuckDBPyConnection, added: int, clock: float) -> Non
         """
         insert into runs
         select max(run_id) + 1, now(), now(), $dedup, $duckdb, $scheme,
-            (select options from runs order by run_id limit 1), $counts, $seconds
+            (select options from runs order by run_id desc limit 1), $counts, $seconds
         from runs
         """,
         {

@@ -24,10 +24,13 @@ from .checkpoint import (
     stage_fingerprint,
     transaction,
 )
+from .clusters import has_table
 from .corpus import read_inputs
 from .database import connect, first_line, temp_directory
-from .errors import DedupError, Interrupted
+from .errors import DedupError, Interrupted, UsageError
 from .hashing import SCHEME
+from .params import COMPLETE_ENOUGH, candidate_probability
+from .queries import run_query
 from .settings import Settings
 from .stages import pipeline_stages, run_stage
 
@@ -55,7 +58,13 @@ class Summary:
     bands: int = 0
     rows: int = 0
     detection_probability: float = 0.0
+    notes: list[str] = field(default_factory=list)
     stages: list[StageReport] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the pair count can be stated as every pair >= threshold (P(found | J = t) >= 0.99)."""
+        return self.detection_probability >= COMPLETE_ENOUGH
 
     @property
     def seconds(self) -> float:
@@ -122,7 +131,9 @@ def _database(settings: Settings) -> Iterator[duckdb.DuckDBPyConnection]:
 
 def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progress) -> RunResult:
     summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
-    summary.detection_probability = settings.banding.probability(settings.threshold)
+    summary.detection_probability = candidate_probability(
+        settings.method, settings.threshold, settings.banding, settings.num_perm
+    )
     started = datetime.now(UTC)
 
     progress("read")
@@ -141,6 +152,8 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
     con.register("raw_documents", raw)
     con.register("raw_skipped", skipped)
     try:
+        if settings.db is not None and not settings.replace_documents:
+            _refuse_dropping_documents(con, settings.db)
         for stage in pipeline_stages(settings):
             fingerprint = stage_fingerprint(fingerprint, stage, settings)
             if not rerun and checkpoints.finished(stage.name, fingerprint):
@@ -168,6 +181,7 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
     summary.processed = counts["signatures"]
     summary.empty = raw.num_rows - summary.processed
     summary.latin1 = corpus.latin1
+    summary.notes = list(corpus.notes)
     summary.shingles = counts["shingles"]
     summary.candidates = counts["candidates"]
     summary.pairs = counts["pairs"]
@@ -175,6 +189,20 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
     _record_run(con, settings, summary, started)
     pairs = con.sql(f"select {PAIR_COLUMNS} from pairs order by jaccard desc, id_a, id_b").to_arrow_table()
     return RunResult(pairs=pairs, summary=summary, skipped=skipped)
+
+
+def _refuse_dropping_documents(con: duckdb.DuckDBPyConnection, db: Path) -> None:
+    """A kept database never loses documents silently: refuse a run whose inputs lack some of them."""
+    if not has_table(con, "documents"):
+        return
+    dropped, examples = run_query(con, "dropped_documents")[0]
+    if dropped:
+        shown = ", ".join(repr(e) for e in examples) + (", ..." if dropped > len(examples) else "")
+        raise UsageError(
+            f"{db} holds {dropped} documents that these inputs do not ({shown}); a run would drop them: "
+            "give --replace to rebuild it from these inputs alone, use `dedup add` to add documents to it, "
+            "or give another --db"
+        )
 
 
 def _record_run(con: duckdb.DuckDBPyConnection, settings: Settings, summary: Summary, started: datetime) -> None:

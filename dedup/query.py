@@ -7,6 +7,7 @@ import pyarrow as pa
 
 from .errors import DedupError, UsageError
 from .index import doc_ids_of, index_settings
+from .queries import compile_query
 from .settings import Settings
 from .stages import pipeline_stages, run_stage
 
@@ -70,6 +71,11 @@ def query_index(
         raise UsageError(f"--min-jaccard must be between 0 and 1, got {min_jaccard}")
     if not 1 <= min_bands <= settings.banding.bands:
         raise UsageError(f"--min-bands must be between 1 and {settings.banding.bands}, got {min_bands}")
+    if settings.method != "lsh" and min_bands != 1:
+        raise UsageError(
+            f"the index was built with --method {settings.method}: every document sharing a shingle is "
+            "compared, so --min-bands does not apply"
+        )
     exclude = -1
     if doc_id is not None:
         found = doc_ids_of(con, [doc_id])
@@ -83,8 +89,12 @@ def query_index(
         if doc_id is not None:  # an indexed document: its buckets are stored already
             buckets = con.sql("select band, bucket from band_hashes where doc_id = $d", params={"d": exclude})
             buckets = buckets.to_arrow_table()
+            shingles = con.sql("select fingerprint from shingles where doc_id = $d", params={"d": exclude})
         else:
             buckets = _query_buckets(scratch, settings, text)
+            shingles = scratch.sql("select fingerprint from shingles")
+        if settings.method != "lsh":
+            return _query_shared_shingles(con, buckets, shingles.to_arrow_table(), exclude, min_jaccard)
         con.register("query_buckets", buckets)
         candidates = con.sql(PROBE, params={"exclude": exclude, "min_bands": min_bands}).to_arrow_table()
         con.unregister("query_buckets")
@@ -99,6 +109,20 @@ def query_index(
     finally:
         con.unregister("query_candidates")
         con.unregister("query_jaccard")
+
+
+def _query_shared_shingles(
+    con: duckdb.DuckDBPyConnection, buckets: pa.Table, fingerprints: pa.Table, exclude: int, min_jaccard: float
+) -> pa.Table:
+    """An index of --method signature/exact: every document sharing a shingle, with exact Jaccard."""
+    con.register("query_buckets", buckets)
+    con.register("query_fingerprints", fingerprints)
+    try:
+        values = {"exclude": exclude, "min_jaccard": min_jaccard}
+        return con.sql(compile_query("query_shared_shingles"), params=values).to_arrow_table()
+    finally:
+        con.unregister("query_buckets")
+        con.unregister("query_fingerprints")
 
 
 def _raw(ids: list[int], texts: list[str]) -> pa.Table:

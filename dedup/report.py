@@ -34,21 +34,42 @@ def print_skipped(console: Console, skipped: pa.Table, limit: int | None = None)
         console.print(f"  {name}: {reason}", markup=False, soft_wrap=True)
 
 
-def print_summary(console: Console, result: RunResult, settings: Settings, output: Path | None) -> None:
+def incomplete_warning(settings: Settings, probability: float) -> str:
+    """Why the pair count may be short, with the figure, and the method that would not be."""
+    other = "--method exact finds every pair"
+    if settings.method == "lsh":
+        other += "; --method signature compares every pair's signatures (quadratic)"
+    if settings.threshold <= 0.0:
+        other = "at threshold 0 every pair qualifies, even with no shingle in common: --method signature lists them all"
+    return (
+        f"warning: pairs may be missing: a pair at Jaccard {settings.threshold} is found with probability "
+        f"{probability:.4f} by --method {settings.method} with these options (under 0.99); {other}"
+    )
+
+
+def print_summary(
+    console: Console, result: RunResult, settings: Settings, output: Path | None, show_skipped: bool = False
+) -> None:
     s = result.summary
     banding = settings.banding
     console.print(
         f"documents: {s.read} read = {s.processed} processed + {s.empty} empty + {s.skipped} skipped"
         + (f" ({s.latin1} decoded as Latin-1)" if s.latin1 else "")
     )
+    found = "" if s.complete else ", not all of them: see the warning below"
     console.print(
         f"shingles: {s.shingles} ({settings.shingle_type} {settings.shingle_size}-grams)  "
-        f"candidates: {s.candidates}  pairs: {s.pairs} (Jaccard >= {settings.threshold})"
+        f"candidates: {s.candidates}  pairs: {s.pairs} (Jaccard >= {settings.threshold}{found})"
     )
-    console.print(
-        f"LSH: {banding.bands} bands x {banding.rows} rows of {settings.num_perm} permutations; "
-        f"P(candidate | J = {settings.threshold}) = {s.detection_probability:.4f}"
-    )
+    probability = f"P(candidate | J = {settings.threshold}) = {s.detection_probability:.4f}"
+    if settings.method == "lsh":
+        console.print(
+            f"LSH: {banding.bands} bands x {banding.rows} rows of {settings.num_perm} permutations; {probability}"
+        )
+    elif settings.method == "signature":
+        console.print(f"signature: all pairs with MinHash estimate >= {settings.threshold}; {probability}")
+    else:
+        console.print(f"exact: prefix filtering finds every pair with Jaccard >= {settings.threshold}")
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
     table.add_column("stage")
     table.add_column("rows", justify="right")
@@ -57,11 +78,22 @@ def print_summary(console: Console, result: RunResult, settings: Settings, outpu
         table.add_row(stage.name, str(stage.rows), "reused" if stage.reused else f"{stage.seconds:.3f}")
     table.add_row("total", "", f"{s.seconds:.3f}")
     console.print(table)
+    if not s.complete:
+        console.print(incomplete_warning(settings, s.detection_probability), markup=False)
+    for note in s.notes:
+        console.print(f"note: {note}", markup=False)
     if s.read == 0:
         console.print("warning: no documents were found in the inputs")
+    elif s.processed == 0:
+        console.print(
+            f"warning: no document to compare: of {s.read} inputs, {s.skipped} were skipped and {s.empty} are empty"
+        )
     if s.skipped:
-        more = " (--show-skipped lists them all)" if s.skipped > SHOWN_SKIPPED else ""
-        console.print(f"skipped {s.skipped} inputs (the skipped table of --db has them all){more}:")
-        print_skipped(console, result.skipped, limit=SHOWN_SKIPPED)
+        limit = None if show_skipped else SHOWN_SKIPPED
+        where = [] if show_skipped or s.skipped <= SHOWN_SKIPPED else ["--show-skipped lists them all"]
+        if settings.db is not None:
+            where.append("so does the skipped table of --db")
+        console.print(f"skipped {s.skipped} inputs" + (f" ({'; '.join(where)})" if where else "") + ":", markup=False)
+        print_skipped(console, result.skipped, limit=limit)
     if output is not None:
         console.print(f"wrote {s.pairs} pairs to {output}", markup=False)

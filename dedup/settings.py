@@ -39,6 +39,7 @@ class Settings:
     memory_limit: str | None = None
     temp_dir: Path | None = None
     method: Method = "lsh"
+    replace_documents: bool = False  # a run may drop documents of an existing --db that the inputs lack
     banding: Banding = field(init=False)
 
     def __post_init__(self) -> None:

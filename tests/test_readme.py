@@ -19,7 +19,7 @@ def quickstart_commands() -> list[str]:
 def test_quickstart_has_two_commands_and_ci_runs_the_test_command():
     install_and_run, install_and_test = quickstart_commands()
     assert "pip install ." in install_and_run and "dedup run data/clough" in install_and_run
-    assert install_and_test.endswith("pytest")
+    assert install_and_test.endswith('pytest -m "not slow" && pytest -m slow')
     assert install_and_test in (REPO / ".ci" / "run").read_text().splitlines()
 
 
