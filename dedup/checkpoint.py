@@ -29,7 +29,7 @@ create table if not exists stages (
     stage varchar primary key, fingerprint varchar, options json, rows bigint, finished_at timestamptz
 )
 """
-READ_OPTIONS = ("lines", "id_column", "text_column", "include_hidden")
+READ_OPTIONS = ("lines", "id_column", "text_column", "include_hidden", "strip_html", "delimiter")
 STAGES_KEPT = "interrupted; the database keeps every stage that had finished"
 
 

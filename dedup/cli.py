@@ -13,8 +13,45 @@ from .choices import Keep
 from .errors import DedupError, Interrupted
 from .hashing import DEFAULT_SEED
 
+try:  # typer >= 0.20 vendors click
+    from typer._click.exceptions import UsageError as ClickUsageError
+except ImportError:  # pragma: no cover - older typer depends on click
+    from click.exceptions import UsageError as ClickUsageError  # type: ignore[no-redef]
+from typer.core import TyperGroup
+
+
+class OneLineUsageError(ClickUsageError):
+    """A mistyped option or command: one `Error: ...` line on stderr (exit 2), as every other error."""
+
+    def show(self, file: object = None) -> None:
+        command = self.ctx.command_path if self.ctx is not None else "dedup"
+        typer.echo(f"Error: {self.format_message()} (see `{command} --help`)", err=True)
+
+
+class OneLineErrors(TyperGroup):
+    def make_context(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            return super().make_context(*args, **kwargs)
+        except ClickUsageError as error:
+            raise _one_line(error) from None
+
+    def invoke(self, ctx):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except ClickUsageError as error:
+            raise _one_line(error) from None
+
+
+def _one_line(error: ClickUsageError) -> ClickUsageError:
+    if isinstance(error, OneLineUsageError) or type(error).__name__ == "NoArgsIsHelpError":
+        return error  # `dedup` alone prints the help
+    return OneLineUsageError(error.format_message(), error.ctx)
+
+
 app = typer.Typer(
+    cls=OneLineErrors,
     help="Find near-duplicate documents: shingles -> MinHash -> LSH -> exact Jaccard, in SQL (DuckDB).",
+    rich_markup_mode=None,  # plain help: flags without <bool>, every default shown, choices unbroken
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -41,7 +78,13 @@ class TableFormat(StrEnum):
 
 
 # Options that `run` and `eval` share: declared once, so their flags, defaults and help agree.
-Inputs = Annotated[list[Path], typer.Argument(help="Folders, text files, or .parquet/.csv/.jsonl tables.")]
+Inputs = Annotated[
+    list[Path],
+    typer.Argument(
+        help="Folders, text files, tables (.parquet, .csv, .tsv, .jsonl, .csv.gz, .tsv.gz, .jsonl.gz, a folder of "
+        ".parquet files), or - for one document per line on standard input."
+    ),
+]
 Threshold = Annotated[float, typer.Option("--threshold", "-t", help="Keep pairs with Jaccard >= this.")]
 ShingleTypeOption = Annotated[ShingleType, typer.Option(help="Character or word shingles.")]
 ShingleSize = Annotated[int, typer.Option("--shingle-size", "-k", help="Shingle length (characters or words).")]
@@ -54,7 +97,19 @@ IdColumn = Annotated[
     Optional[str], typer.Option(help="Id column of a table [default: id, or the row number if absent].")
 ]
 TextColumn = Annotated[Optional[str], typer.Option(help="Text column of a table [default: text].")]
+Delimiter = Annotated[
+    Optional[str], typer.Option(help="Field separator of .csv/.tsv tables, one character or \\t [default: , or tab].")
+]
+
+
+def delimiter_value(delimiter: str | None) -> str | None:
+    return "\t" if delimiter in ("\\t", "tab") else delimiter
+
+
 Threads = Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")]
+
+
+STDOUT = Path("-")
 
 
 def fail(error: DedupError) -> NoReturn:
@@ -96,7 +151,11 @@ def run(
     lines: Lines = False,
     id_column: IdColumn = None,
     text_column: TextColumn = None,
+    delimiter: Delimiter = None,
     include_hidden: Annotated[bool, typer.Option("--include-hidden", help="Read hidden files and folders.")] = False,
+    strip_html: Annotated[
+        bool, typer.Option("--strip-html", help="Shingle the text of HTML: tags become spaces, entities characters.")
+    ] = False,
     db: Annotated[Optional[Path], typer.Option(help="Keep every stage's table in this DuckDB file.")] = None,
     replace: Annotated[
         bool,
@@ -107,7 +166,8 @@ def run(
         ),
     ] = False,
     output: Annotated[
-        Optional[Path], typer.Option("--output", "-o", help="Write pairs to .csv, .parquet or .jsonl.")
+        Optional[Path],
+        typer.Option("--output", "-o", help="Write pairs to .csv, .parquet or .jsonl (- for stdout, in --format)."),
     ] = None,
     output_format: Annotated[
         TableFormat, typer.Option("--format", help="Format of pairs printed to stdout.")
@@ -154,6 +214,8 @@ def run(
             id_column=id_column,
             text_column=text_column or "text",
             include_hidden=include_hidden,
+            strip_html=strip_html,
+            delimiter=delimiter_value(delimiter),
             db=db,
             threads=threads,
             memory_limit=memory_limit,
@@ -161,7 +223,9 @@ def run(
             method=method.value,
             replace_documents=replace,
         )
-        check_column_options(settings.inputs, lines, id_column, text_column)
+        check_column_options(settings.inputs, lines, id_column, text_column, settings.delimiter)
+        if output == STDOUT:
+            output = None  # `--output -`: stdout, in --format
         if output is not None:
             check_writable(output)
         with (

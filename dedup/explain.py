@@ -32,6 +32,9 @@ class Explanation:
     only_a_examples: list[str] = field(default_factory=list)
     only_b_examples: list[str] = field(default_factory=list)
 
+    def __str__(self) -> str:
+        return format_explanation(self)
+
     @property
     def only_a(self) -> int:
         return self.shingles_a - self.shared

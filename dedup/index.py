@@ -15,7 +15,7 @@ from . import __version__
 from .checkpoint import forget_stages, transaction
 from .choices import Keep
 from .clusters import build_clusters, has_table
-from .corpus import read_inputs
+from .corpus import read_documents, read_inputs
 from .database import connect, first_line
 from .errors import DedupError, UsageError
 from .hashing import SCHEME
@@ -74,6 +74,8 @@ def index_settings(con: duckdb.DuckDBPyConnection) -> Settings:
         id_column=options["id_column"],
         text_column=options["text_column"],
         include_hidden=options["include_hidden"],
+        strip_html=options.get("strip_html", False),
+        delimiter=options.get("delimiter"),
         method=options.get("method", "lsh"),
     )
 
@@ -116,6 +118,7 @@ def add_documents(
     replace: bool = False,
     keep: Keep | str = Keep.first,
     requested: Mapping[str, object] | None = None,
+    documents: pa.Table | None = None,
 ) -> str:
     """Add documents: the per-document stages run on the new ones only, the pair stages on pairs
     with at least one new document; the tables then equal those of a run on the union (up to
@@ -123,7 +126,7 @@ def add_documents(
     clock = time.perf_counter()
     settings = index_settings(con).replace(inputs=inputs)
     check_requested(settings, requested or {})
-    corpus = read_inputs(settings)
+    corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
     raw = corpus.to_arrow()
     _check_id_type(con, raw)
     existing = doc_ids_of(con, [str(i) for i in raw.column("id").to_pylist()])

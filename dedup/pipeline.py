@@ -25,7 +25,7 @@ from .checkpoint import (
     transaction,
 )
 from .clusters import has_table
-from .corpus import read_inputs
+from .corpus import read_documents, read_inputs
 from .database import connect, first_line, temp_directory
 from .errors import DedupError, Interrupted, UsageError
 from .hashing import SCHEME
@@ -89,6 +89,7 @@ def execute(
     settings: Settings,
     progress: Progress = _quiet,
     on_connect: Callable[[duckdb.DuckDBPyConnection], None] | None = None,
+    documents: pa.Table | None = None,
 ) -> RunResult:
     """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given.
 
@@ -98,7 +99,7 @@ def execute(
         with _database(settings) as con:
             if on_connect is not None:
                 on_connect(con)
-            return _execute(con, settings, progress)
+            return _execute(con, settings, progress, documents)
     except (KeyboardInterrupt, duckdb.Error, RuntimeError) as error:
         if is_interrupt(error):
             raise Interrupted(STAGES_KEPT) from None
@@ -129,7 +130,9 @@ def _database(settings: Settings) -> Iterator[duckdb.DuckDBPyConnection]:
             con.close()
 
 
-def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progress) -> RunResult:
+def _execute(
+    con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progress, documents: pa.Table | None = None
+) -> RunResult:
     summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
     summary.detection_probability = candidate_probability(
         settings.method, settings.threshold, settings.banding, settings.num_perm
@@ -139,7 +142,7 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
     progress("read")
     clock = time.perf_counter()
     try:
-        corpus = read_inputs(settings)
+        corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
     except KeyboardInterrupt:
         raise Interrupted("interrupted while reading the inputs; nothing was written") from None
     raw = corpus.to_arrow()

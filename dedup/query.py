@@ -5,6 +5,7 @@ from __future__ import annotations
 import duckdb
 import pyarrow as pa
 
+from .cleanup import html_to_text
 from .errors import DedupError, UsageError
 from .index import doc_ids_of, index_settings
 from .queries import compile_query
@@ -84,6 +85,8 @@ def query_index(
         exclude = found[doc_id]
         text = con.execute("select text from documents where doc_id = $d", {"d": exclude}).fetchall()[0][0]
     assert text is not None
+    if settings.strip_html and doc_id is None:  # an indexed document's text was cleaned when read
+        text = html_to_text(text)
     scratch = duckdb.connect()
     try:
         if doc_id is not None:  # an indexed document: its buckets are stored already

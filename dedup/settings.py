@@ -34,6 +34,8 @@ class Settings:
     id_column: str | None = None
     text_column: str = "text"
     include_hidden: bool = False
+    strip_html: bool = False
+    delimiter: str | None = None
     db: Path | None = None
     threads: int | None = None
     memory_limit: str | None = None
@@ -99,6 +101,8 @@ class Settings:
             "id_column": self.id_column,
             "text_column": self.text_column,
             "include_hidden": self.include_hidden,
+            "strip_html": self.strip_html,
+            "delimiter": self.delimiter,
             "method": self.method,
         }
 
