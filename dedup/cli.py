@@ -315,4 +315,4 @@ def print_table(table: object, output_format: TableFormat) -> None:
 
 
 # The other commands register themselves on `app` when imported; they import `app` from here.
-from . import cli_eval, cli_index, cli_params  # noqa: E402,F401,I001
+from . import cli_eval, cli_index, cli_params, cli_report  # noqa: E402,F401,I001
