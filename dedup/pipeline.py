@@ -78,16 +78,22 @@ class RunResult:
     skipped: pa.Table
 
 
-Progress = Callable[[str], None]
+class Progress:
+    """What a run tells as it goes; this one tells nothing (dedup.report.StageProgress shows it)."""
 
+    def attach(self, con: duckdb.DuckDBPyConnection) -> None:
+        """The run's connection, whose running query's progress can be polled."""
 
-def _quiet(_: str) -> None:
-    pass
+    def start(self, stage: str) -> None:
+        """A stage starts."""
+
+    def finish(self, report: StageReport) -> None:
+        """A stage finished (or was reused): its rows and seconds."""
 
 
 def execute(
     settings: Settings,
-    progress: Progress = _quiet,
+    progress: Progress | None = None,
     on_connect: Callable[[duckdb.DuckDBPyConnection], None] | None = None,
     documents: pa.Table | None = None,
 ) -> RunResult:
@@ -99,6 +105,8 @@ def execute(
         with _database(settings) as con:
             if on_connect is not None:
                 on_connect(con)
+            progress = progress or Progress()
+            progress.attach(con)
             return _execute(con, settings, progress, documents)
     except (KeyboardInterrupt, duckdb.Error, RuntimeError) as error:
         if is_interrupt(error):
@@ -139,7 +147,7 @@ def _execute(
     )
     started = datetime.now(UTC)
 
-    progress("read")
+    progress.start("read")
     clock = time.perf_counter()
     try:
         corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
@@ -149,6 +157,7 @@ def _execute(
     skipped = corpus.skipped_arrow()
     fingerprint = input_fingerprint(settings, digest_tables(raw, skipped))
     summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, time.perf_counter() - clock))
+    progress.finish(summary.stages[-1])
 
     checkpoints = Checkpoints(con)
     rerun = False  # once a stage runs, every later stage runs too: its input changed
@@ -161,9 +170,10 @@ def _execute(
             fingerprint = stage_fingerprint(fingerprint, stage, settings)
             if not rerun and checkpoints.finished(stage.name, fingerprint):
                 summary.stages.append(StageReport(stage.name, checkpoints.rows(stage.name), 0.0, reused=True))
+                progress.finish(summary.stages[-1])
                 continue
             rerun = True
-            progress(stage.name)
+            progress.start(stage.name)
             clock = time.perf_counter()
             with transaction(con):
                 run_stage(con, stage, settings)
@@ -171,6 +181,7 @@ def _execute(
                     con.execute("create or replace table skipped as select * from raw_skipped").fetchall()
                 rows = checkpoints.record(stage.name, fingerprint, settings)
             summary.stages.append(StageReport(stage.name, rows, time.perf_counter() - clock))
+            progress.finish(summary.stages[-1])
     finally:
         for view in ("raw_documents", "raw_skipped"):
             try:

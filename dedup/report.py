@@ -2,25 +2,112 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import duckdb
 import pyarrow as pa
 from rich.console import Console
+from rich.progress import BarColumn, TaskID, TaskProgressColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
 from rich.table import Table
 
-from .pipeline import RunResult
+from .pipeline import Progress, RunResult, StageReport
 from .settings import Settings
 
 
+class StageProgress(Progress):
+    """Progress on stderr. On a terminal: per stage, a bar with DuckDB's progress of the running
+    query (its share of the work done), the elapsed time, and the stage's final rows and seconds
+    once it finishes. Elsewhere (logs, CI): one plain line per finished stage. Quiet: nothing."""
+
+    POLL_SECONDS = 0.1
+
+    def __init__(self, console: Console, quiet: bool = False) -> None:
+        self.console = console
+        self.quiet = quiet
+        self.live = console.is_terminal and not quiet
+        self.con: duckdb.DuckDBPyConnection | None = None
+        self.bars: RichProgress | None = None
+        self.task: TaskID | None = None
+        self.stop = threading.Event()
+        self.poller: threading.Thread | None = None
+        self.polled: list[float] = []  # DuckDB's progress figures as they were shown
+
+    def __enter__(self) -> StageProgress:
+        if self.live:
+            self.bars = RichProgress(
+                TextColumn("{task.description:<12}"),
+                BarColumn(bar_width=30),
+                TaskProgressColumn(),
+                TimeElapsedColumn(),
+                TextColumn("{task.fields[rows]}"),
+                console=self.console,
+                transient=True,  # the summary's stage table then says the same, once
+            )
+            self.bars.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop_polling()
+        if self.bars is not None:
+            self.bars.stop()
+
+    def attach(self, con: duckdb.DuckDBPyConnection) -> None:
+        if not self.live:
+            return
+        self.con = con
+        # DuckDB tracks a running query's progress only with its progress bar on (printing off).
+        con.execute("set enable_progress_bar = true").fetchall()
+        con.execute("set enable_progress_bar_print = false").fetchall()
+        con.execute("set progress_bar_time = 0").fetchall()
+
+    def start(self, stage: str) -> None:
+        if self.bars is None:
+            return
+        self.task = self.bars.add_task(stage, total=100, rows="")
+        if self.con is not None and stage != "read":
+            self.stop = threading.Event()
+            self.poller = threading.Thread(target=self._poll, args=(self.con, self.task, self.stop), daemon=True)
+            self.poller.start()
+
+    def finish(self, report: StageReport) -> None:
+        if self.quiet:
+            return
+        self._stop_polling()
+        done = "reused" if report.reused else f"{report.seconds:.3f} s"
+        if self.bars is None:
+            self.console.print(f"finished {report.name}: {report.rows:,} rows, {done}", markup=False)
+            return
+        if self.task is None or report.reused:
+            self.task = self.bars.add_task(report.name, total=100, rows="")
+        self.bars.update(self.task, completed=100, rows=f"{report.rows:,} rows, {done}")
+        self.bars.stop_task(self.task)
+        self.task = None
+
+    def _poll(self, con: duckdb.DuckDBPyConnection, task: TaskID, stop: threading.Event) -> None:
+        while not stop.wait(self.POLL_SECONDS):
+            try:
+                done = con.query_progress()
+            except (duckdb.Error, RuntimeError):
+                return
+            if done >= 0 and self.bars is not None:
+                self.polled.append(done)
+                self.bars.update(task, completed=min(done, 99.9))
+
+    def _stop_polling(self) -> None:
+        self.stop.set()
+        if self.poller is not None:
+            self.poller.join()
+            self.poller = None
+
+
 @contextmanager
-def stage_progress(console: Console, quiet: bool) -> Iterator[Callable[[str], None]]:
-    if quiet:
-        yield lambda _: None
-        return
-    with console.status("starting") as status:
-        yield lambda stage: status.update(f"{stage} ...")
+def stage_progress(console: Console, quiet: bool) -> Iterator[StageProgress]:
+    with StageProgress(console, quiet) as progress:
+        yield progress
 
 
 SHOWN_SKIPPED = 10

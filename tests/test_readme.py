@@ -34,6 +34,39 @@ def test_quickstart_output_is_what_the_readme_shows(monkeypatch):
     assert result.stdout == shown
 
 
+def test_quickstart_summary_figures_are_what_a_run_prints(monkeypatch):
+    """Every figure of the README's summary block but the seconds, which vary by machine."""
+    monkeypatch.chdir(REPO)
+    command = quickstart_commands()[0].split("&& ")[-1].split()
+    result = CliRunner().invoke(app, command[1:])
+    readme = (REPO / "README.md").read_text()
+    shown = readme.split("## Quickstart")[1].split("and a summary on stderr:\n\n```\n")[1].split("```")[0]
+
+    def figures(text: str) -> list[str]:
+        lines = []
+        for line in text.splitlines():
+            words = line.split()
+            if (
+                words
+                and words[0]
+                in ("read", "documents", "shingles", "signatures", "band_hashes")
+                + (
+                    "candidates",
+                    "verified",
+                    "pairs",
+                    "total",
+                )
+                and len(words) <= 3
+                and not line.startswith(("documents:", "shingles:"))
+            ):
+                words = words[:-1]  # the seconds
+            lines.append(" ".join(words))
+        return lines
+
+    logged = "".join(line for line in result.stderr.splitlines(keepends=True) if not line.startswith("finished "))
+    assert figures(logged) == figures(shown)
+
+
 def index_section_commands() -> list[tuple[str, str]]:
     """($ command, shown output) from the console blocks of the README's index section."""
     readme = (REPO / "README.md").read_text()
