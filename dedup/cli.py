@@ -1,9 +1,12 @@
 """The dedup command line: parse options, call the library, print. Nothing else."""
 
+import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -47,6 +50,9 @@ def _one_line(error: ClickUsageError) -> ClickUsageError:
         return error  # `dedup` alone prints the help
     return OneLineUsageError(error.format_message(), error.ctx)
 
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 app = typer.Typer(
     cls=OneLineErrors,
@@ -256,20 +262,95 @@ def run(
 @app.command()
 def sql(
     db: Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")],
-    query: Annotated[str, typer.Argument(help="SQL to run (read-only).")],
+    query: Annotated[
+        Optional[str],
+        typer.Argument(help="SQL to run, read-only; several statements separated by ; [default: read from stdin]."),
+    ] = None,
     output_format: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
 ) -> None:
-    """Run a read-only SQL query on a run's database and print the result.
+    """Run read-only SQL on a run's database and print every statement's result, streamed.
+
+    Without a query, statements are read from stdin; on a terminal, one at a time at a prompt.
+    Tables wider than the terminal are printed one record at a time.
 
     Example: dedup sql run.duckdb "select * from pairs order by jaccard desc limit 10"
     """
-    from .explore import query_readonly
+    from .explore import open_readonly
 
     try:
-        table = query_readonly(db, query)
+        with open_readonly(db) as con, closed_pipe_is_normal():
+            if query is None and sys.stdin.isatty():
+                interactive(con, output_format, input)
+            else:
+                print_results(con, sys.stdin.read() if query is None else query, output_format)
     except DedupError as error:
         fail(error)
-    print_table(table, output_format)
+
+
+def print_results(con: object, query: str, output_format: TableFormat) -> None:
+    """Every statement's result in table format (a blank line between); in csv/jsonl the last one's."""
+    import shutil
+
+    from .explore import results, statements
+    from .output import TextTable, write_csv, write_jsonl
+
+    texts = statements(con, query)  # type: ignore[arg-type]
+    if output_format != TableFormat.table and len(texts) > 1:
+        stderr.print(
+            f"note: {len(texts)} statements; --format {output_format.value} prints the last one's result only",
+            markup=False,
+        )
+        for reader in results(con, ";\n".join(texts[:-1])):  # type: ignore[arg-type]
+            reader.read_all()
+        texts = texts[-1:]
+    width = shutil.get_terminal_size((120, 24)).columns
+    for number, reader in enumerate(results(con, ";\n".join(texts))):  # type: ignore[arg-type]
+        if number:
+            sys.stdout.write("\n")
+        table = TextTable(sys.stdout, reader.schema, max_width=width) if output_format == TableFormat.table else None
+        header = True
+        for batch in reader:
+            if table is not None:
+                table.write(batch)
+            elif output_format == TableFormat.csv:
+                write_csv(batch, sys.stdout, header=header)
+            else:
+                write_jsonl(batch, sys.stdout)
+            header = False
+        if table is not None and table.widths is None:  # no rows: the header still shows the columns
+            table.write(reader.schema.empty_table())
+        if output_format == TableFormat.csv and header:
+            write_csv(reader.schema.empty_table(), sys.stdout)
+
+
+def interactive(con: object, output_format: TableFormat, read_line: Callable[[str], str]) -> None:
+    """A prompt: statements end with ';'; an error is one line and the prompt goes on; Ctrl-D ends."""
+    pending: list[str] = []
+    while True:
+        try:
+            line = read_line("dedup> " if not pending else "   ... ")
+        except EOFError:
+            return
+        pending.append(line)
+        if line.rstrip().endswith(";"):
+            text, pending = "\n".join(pending), []
+            try:
+                print_results(con, text, output_format)
+            except DedupError as error:
+                stderr.print(f"Error: {error}", markup=False)
+            sys.stdout.flush()
+
+
+@contextmanager
+def closed_pipe_is_normal() -> Iterator[None]:
+    """`dedup sql ... | head -3`: when the reader goes away, stop quietly with exit 0."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python's own flush at exit must not fail again
+        raise typer.Exit(0) from None
 
 
 @app.command("show-sql")
@@ -307,11 +388,16 @@ def show_sql(
         typer.echo(compile_sql(item, settings).rstrip() + ";\n")
 
 
-def print_table(table: object, output_format: TableFormat) -> None:
+def print_table(table: "pa.Table", output_format: TableFormat) -> None:
     from .output import write_csv, write_jsonl, write_text_table
 
-    writers = {TableFormat.table: write_text_table, TableFormat.csv: write_csv, TableFormat.jsonl: write_jsonl}
-    writers[output_format](table, sys.stdout)  # type: ignore[arg-type]
+    with closed_pipe_is_normal():
+        if output_format == TableFormat.table:
+            write_text_table(table, sys.stdout)
+        elif output_format == TableFormat.csv:
+            write_csv(table, sys.stdout)
+        else:
+            write_jsonl(table, sys.stdout)
 
 
 # The other commands register themselves on `app` when imported; they import `app` from here.
