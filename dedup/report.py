@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 from rich.console import Console
 from rich.progress import BarColumn, TaskID, TaskProgressColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
+from .engine import Engine
 from .pipeline import Progress, RunResult, StageReport
 from .settings import Settings
 
@@ -29,7 +29,7 @@ class StageProgress(Progress):
         self.console = console
         self.quiet = quiet
         self.live = console.is_terminal and not quiet
-        self.con: duckdb.DuckDBPyConnection | None = None
+        self.engine: Engine | None = None
         self.bars: RichProgress | None = None
         self.task: TaskID | None = None
         self.stop = threading.Event()
@@ -55,22 +55,19 @@ class StageProgress(Progress):
         if self.bars is not None:
             self.bars.stop()
 
-    def attach(self, con: duckdb.DuckDBPyConnection) -> None:
+    def attach(self, engine: Engine) -> None:
         if not self.live:
             return
-        self.con = con
-        # DuckDB tracks a running query's progress only with its progress bar on (printing off).
-        con.execute("set enable_progress_bar = true").fetchall()
-        con.execute("set enable_progress_bar_print = false").fetchall()
-        con.execute("set progress_bar_time = 0").fetchall()
+        self.engine = engine
+        engine.track_progress()
 
     def start(self, stage: str) -> None:
         if self.bars is None:
             return
         self.task = self.bars.add_task(stage, total=100, rows="")
-        if self.con is not None and stage != "read":
+        if self.engine is not None and stage != "read":
             self.stop = threading.Event()
-            self.poller = threading.Thread(target=self._poll, args=(self.con, self.task, self.stop), daemon=True)
+            self.poller = threading.Thread(target=self._poll, args=(self.engine, self.task, self.stop), daemon=True)
             self.poller.start()
 
     def finish(self, report: StageReport) -> None:
@@ -87,12 +84,9 @@ class StageProgress(Progress):
         self.bars.stop_task(self.task)
         self.task = None
 
-    def _poll(self, con: duckdb.DuckDBPyConnection, task: TaskID, stop: threading.Event) -> None:
+    def _poll(self, engine: Engine, task: TaskID, stop: threading.Event) -> None:
         while not stop.wait(self.POLL_SECONDS):
-            try:
-                done = con.query_progress()
-            except (duckdb.Error, RuntimeError):
-                return
+            done = engine.query_progress()
             if done >= 0 and self.bars is not None:
                 self.polled.append(done)
                 self.bars.update(task, completed=min(done, 99.9))

@@ -7,7 +7,6 @@
 -- different bands share one with probability ~2^-32, which only adds a candidate that
 -- verification then rejects. Every method builds this table (signature and exact runs find
 -- candidates without it), so that query, explain, buckets and add work on every kept index.
-create or replace table band_hashes as
 select
     doc_id,
     unnest(range($bands)) as band,

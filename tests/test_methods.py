@@ -20,12 +20,12 @@ small_texts = st.lists(st.text(alphabet="abc ", max_size=14), min_size=2, max_si
 
 
 def sql_pairs(texts: list[str], method: str, kind: str, k: int, threshold: float) -> dict[tuple, float]:
-    con = duckdb.connect()
     options = settings_for(shingle_type=kind, shingle_size=k, threshold=threshold, method=method, num_perm=16)
     docs = {f"d{i:02d}": text for i, text in enumerate(texts)}
-    load_documents(con, docs, options)
-    run_stages(con, options, until="pairs", start="shingles")
-    return {(a, b): j for a, b, j in rows(con, "select id_a, id_b, jaccard from pairs")}
+    with duckdb.connect() as con:
+        load_documents(con, docs, options)
+        run_stages(con, options, until="pairs", start="shingles")
+        return {(a, b): j for a, b, j in rows(con, "select id_a, id_b, jaccard from pairs")}
 
 
 @settings(max_examples=150, deadline=None)

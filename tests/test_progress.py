@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import io
 
-import duckdb
 from conftest import REPO
 from rich.console import Console
 from typer.testing import CliRunner
 
 from dedup.cli import app
+from dedup.engine import Statement, open_engine
 from dedup.pipeline import StageReport
 from dedup.report import StageProgress
 
@@ -29,19 +29,21 @@ def test_without_a_terminal_each_finished_stage_is_one_line():
 def test_on_a_terminal_a_stage_shows_duckdb_progress_then_rows_and_seconds(tmp_path):
     screen = io.StringIO()
     console = Console(file=screen, force_terminal=True, width=100)
-    con = duckdb.connect(str(tmp_path / "p.duckdb"))
+    engine = open_engine(tmp_path / "p.duckdb")
+    slow = Statement(
+        "slow",
+        "duckdb",
+        "select i % 1000 as g, count(distinct md5(i::varchar)) as n from range(3000000) as r(i) group by all",
+    )
     try:
         with StageProgress(console) as progress:
-            progress.attach(con)
+            progress.attach(engine)
             progress.start("shingles")
-            con.execute(
-                "create table t as select i % 1000 as g, count(distinct md5(i::varchar)) as n "
-                "from range(3000000) as r(i) group by all"
-            ).fetchall()
+            engine.create_table("t", slow)
             progress.finish(StageReport("shingles", 1000, 1.5))
             assert progress.bars is not None and progress.bars.tasks[0].completed == 100
         assert progress.polled and 0 < max(progress.polled) <= 100  # DuckDB's own figures were shown
     finally:
-        con.close()
+        engine.close()
     shown = screen.getvalue()
     assert "shingles" in shown and "%" in shown and "1,000 rows, 1.500 s" in shown

@@ -13,6 +13,7 @@ from reporting import HOSTILE, clough_db, hostile_db
 from typer.testing import CliRunner
 
 from dedup.cli import app
+from dedup.engine.duckdb import DuckDBEngine
 from dedup.html_report.charts import size_bins
 from dedup.html_report.data import HISTOGRAM_WIDTH, gather, histogram_bins
 from dedup.html_report.diff import shared_text, side_by_side
@@ -97,7 +98,7 @@ def test_gathered_figures_equal_the_database(clough):
     db, _ = clough
     con = duckdb.connect(str(db), read_only=True)
     try:
-        data = gather(con, db, top=3, sample_pairs=7)
+        data = gather(DuckDBEngine(con), db, top=3, sample_pairs=7)
         verified = con.execute("select jaccard from verified").fetchall()
     finally:
         con.close()

@@ -29,14 +29,12 @@ class Built:
 def build_report(db: Path, output: Path, top: int = 10, sample_pairs: int = 20) -> Built:
     """Read the run's database (read-only) and write the report to `output`."""
     clock = time.perf_counter()
-    with open_index(db, read_only=True) as con:
-        from ..clusters import has_table
-
-        missing = [table for table in REPORT_TABLES if not has_table(con, table)]
+    with open_index(db, read_only=True) as engine:
+        missing = [table for table in REPORT_TABLES if not engine.has_table(table)]
         if missing:
             raise DedupError(
                 f"{db} has no {', '.join(missing)} table: make it with `dedup run ... --db` (or `dedup clusters`)"
             )
-        data = gather(con, db, top=top, sample_pairs=sample_pairs)
+        data = gather(engine, db, top=top, sample_pairs=sample_pairs)
     size = write(data, output)
     return Built(output, size, time.perf_counter() - clock)

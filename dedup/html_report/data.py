@@ -12,13 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import duckdb
-
+from ..engine import Engine
 from ..errors import DedupError
 from ..params import Banding
-from ..queries import compile_query
+from ..sqlfiles import query
 from ..sqltext import equal_minhash_count
-from ..stages import used_parameters
 
 HISTOGRAM_WIDTH = 0.02  # Jaccard bins of the histogram, aligned on the threshold
 SAMPLE_BINS = 20  # the similarity range is cut in this many bins to sample pairs across it
@@ -27,17 +25,13 @@ MEMBERS = 12  # ids listed per cluster or bucket
 
 
 def fetch(
-    con: duckdb.DuckDBPyConnection,
+    engine: Engine,
     name: str,
     values: dict[str, Any] | None = None,
     fragments: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """The rows of sql/queries/<name>.sql as dicts, with exactly the parameters it uses bound."""
-    sql = compile_query(name, fragments)
-    values = values or {}
-    cursor = con.execute(sql, {key: values[key] for key in used_parameters(sql)})
-    columns = [column[0] for column in cursor.description or []]
-    return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+    return engine.fetch_arrow(query(name, values, engine.dialect, **(fragments or {}))).to_pylist()
 
 
 @dataclass
@@ -164,16 +158,16 @@ def histogram_bins(threshold: float, width: float = HISTOGRAM_WIDTH) -> tuple[in
     return math.floor(-threshold / width + 1e-9), max(math.ceil((1 - threshold) / width - 1e-9) - 1, 0)
 
 
-def gather(con: duckdb.DuckDBPyConnection, db: Path, top: int, sample_pairs: int) -> ReportData:
+def gather(engine: Engine, db: Path, top: int, sample_pairs: int) -> ReportData:
     """Read everything the report shows from an open database."""
-    runs = [Run.from_row(row) for row in fetch(con, "report_runs")]
+    runs = [Run.from_row(row) for row in fetch(engine, "report_runs")]
     base = base_run(runs)
     banding = banding_of(base)
     threshold = float(base.options["threshold"])
     num_perm = int(base.options["num_perm"])
     stages = [
         Stage(row["stage"], int(row["rows"]), base.stage_seconds.get(row["stage"]))
-        for row in fetch(con, "report_stages")
+        for row in fetch(engine, "report_stages")
     ]
     if "read" in base.stage_seconds:  # reading the inputs is timed but leaves no table
         stages.insert(0, Stage("read", int(base.counts.get("read", 0)), base.stage_seconds["read"]))
@@ -185,7 +179,7 @@ def gather(con: duckdb.DuckDBPyConnection, db: Path, top: int, sample_pairs: int
             int(row["candidates"]),
         )
         for row in fetch(
-            con,
+            engine,
             "report_jaccard_histogram",
             {"threshold": threshold, "width": HISTOGRAM_WIDTH, "lowest_bin": lowest, "highest_bin": highest},
         )
@@ -193,14 +187,14 @@ def gather(con: duckdb.DuckDBPyConnection, db: Path, top: int, sample_pairs: int
     missed = None
     if base.options.get("method", "lsh") == "lsh":
         estimate = fetch(
-            con, "report_missed_pairs", {"threshold": threshold, "bands": banding.bands, "rows": banding.rows}
+            engine, "report_missed_pairs", {"threshold": threshold, "bands": banding.bands, "rows": banding.rows}
         )
         missed = float(estimate[0]["missed"])
     equal = {"equal_minhash_count": equal_minhash_count(num_perm)}
     pair_sample = [
         Pair(**row)
         for row in fetch(
-            con,
+            engine,
             "report_pair_sample",
             {
                 "threshold": threshold,
@@ -213,14 +207,16 @@ def gather(con: duckdb.DuckDBPyConnection, db: Path, top: int, sample_pairs: int
         )
     ]
     clusters = []
-    for row in fetch(con, "report_largest_clusters", {"top": max(top, 0), "members": MEMBERS, "max_chars": MAX_CHARS}):
+    for row in fetch(
+        engine, "report_largest_clusters", {"top": max(top, 0), "members": MEMBERS, "max_chars": MAX_CHARS}
+    ):
         head = {key: row.pop(key) for key in ("cluster_id", "size", "survivor_id", "member_ids")}
         pair = Pair(**row, kept=True) if row["doc_id_a"] is not None else None
         clusters.append(Cluster(**head, pair=pair))
     buckets = [
         Bucket(**row)
         for row in fetch(
-            con,
+            engine,
             "report_largest_buckets",
             {"top": max(top, 0), "scan": max(top, 0) * banding.bands, "members": MEMBERS, "max_chars": MAX_CHARS},
         )
@@ -230,12 +226,12 @@ def gather(con: duckdb.DuckDBPyConnection, db: Path, top: int, sample_pairs: int
         runs=runs,
         base=base,
         stages=stages,
-        skipped=fetch(con, "report_skipped"),
-        totals={key: int(value) for key, value in fetch(con, "report_totals")[0].items()},
+        skipped=fetch(engine, "report_skipped"),
+        totals={key: int(value) for key, value in fetch(engine, "report_totals")[0].items()},
         histogram=histogram,
         missed=missed,
         pair_sample=pair_sample,
         clusters=clusters,
         buckets=buckets,
-        cluster_sizes=[(int(r["size"]), int(r["clusters"])) for r in fetch(con, "report_cluster_sizes")],
+        cluster_sizes=[(int(r["size"]), int(r["clusters"])) for r in fetch(engine, "report_cluster_sizes")],
     )
