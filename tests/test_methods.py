@@ -28,6 +28,7 @@ def sql_pairs(texts: list[str], method: str, kind: str, k: int, threshold: float
         return {(a, b): j for a, b, j in rows(con, "select id_a, id_b, jaccard from pairs")}
 
 
+@pytest.mark.slow  # many hypothesis examples, each a full pipeline: the second phase
 @settings(max_examples=150, deadline=None)
 @given(
     texts=small_texts,
