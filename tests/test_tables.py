@@ -93,3 +93,21 @@ def test_stdin_and_stdout(tmp_path):
         input=lines, capture_output=True, text=True,
     )  # fmt: skip
     assert done.returncode == 0 and done.stdout == expected
+
+
+@pytest.mark.parametrize("name", ["docs.tsv", "docs.csv.gz", "dataset"])
+def test_write_deduplicated_reads_every_table_form(tmp_path, name):
+    docs = {"a": "the same text about boats and the sea", "b": "the same text about boats and the sea", "c": "x y z"}
+    source = tmp_path / name
+    if name == "dataset":
+        source.mkdir()
+        pq.write_table(pa.table({"id": list(docs)[:2], "text": list(docs.values())[:2]}), source / "p0.parquet")
+        pq.write_table(pa.table({"id": ["c"], "text": ["x y z"]}), source / "p1.parquet")
+    else:
+        delimiter = "\t" if name.endswith(".tsv") else ","
+        body = f"id{delimiter}text\n" + "".join(f"{i}{delimiter}{t}\n" for i, t in docs.items())
+        source.write_bytes(gzip.compress(body.encode()) if name.endswith(".gz") else body.encode())
+    out = tmp_path / "kept.parquet"
+    result = CliRunner().invoke(app, ["run", str(source), "-q", "--write-deduplicated", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert sorted(pq.read_table(out).column("id").to_pylist()) == ["a", "c"]
