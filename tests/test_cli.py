@@ -35,7 +35,8 @@ def test_run_prints_pairs_table_and_summary(tiny_corpus):
     ]
     banding = choose_banding(0.8, 128)
     probability = detection_probability(0.8, banding.bands, banding.rows)
-    summary = result.stderr.splitlines()
+    lines = result.stderr.splitlines()
+    summary = lines[[line.startswith("documents: ") for line in lines].index(True) :]
     assert summary[0] == "documents: 6 read = 5 processed + 1 empty + 0 skipped"
     assert summary[1].startswith("shingles: ") and summary[1].endswith("candidates: 3  pairs: 3 (Jaccard >= 0.8)")
     assert summary[2] == (

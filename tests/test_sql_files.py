@@ -35,6 +35,8 @@ def body_of(text: str) -> str:
 def declared_tables(field: str) -> dict[str, list[str]]:
     """`a(x, y), b   (a note)` -> {"a": ["x", "y"], "b": []}; {{ fragments }} filled as in FRAGMENTS."""
     field = fill(field, FRAGMENTS)
+    if field.startswith("(none"):
+        return {}
     field = re.sub(r"\s{2,}\([^)]*\)", "", field)  # a note in parentheses after two spaces
     tables: dict[str, list[str]] = {}
     for match in re.finditer(rf"({NAME})(?:\(([^)]*)\))?", field):

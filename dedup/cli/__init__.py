@@ -14,7 +14,44 @@ import typer
 from .. import __version__
 from . import evaluate, index, params, report, run
 
+try:  # typer >= 0.20 vendors click
+    from typer._click.exceptions import UsageError as ClickUsageError
+except ImportError:  # pragma: no cover - older typer depends on click
+    from click.exceptions import UsageError as ClickUsageError  # type: ignore[no-redef]
+from typer.core import TyperGroup
+
+
+class OneLineUsageError(ClickUsageError):
+    """A mistyped option or command: one `Error: ...` line on stderr (exit 2), as every other error."""
+
+    def show(self, file: object = None) -> None:
+        command = self.ctx.command_path if self.ctx is not None else "dedup"
+        typer.echo(f"Error: {self.format_message()} (see `{command} --help`)", err=True)
+
+
+class OneLineErrors(TyperGroup):
+    def make_context(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            return super().make_context(*args, **kwargs)
+        except ClickUsageError as error:
+            raise _one_line(error) from None
+
+    def invoke(self, ctx):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except ClickUsageError as error:
+            raise _one_line(error) from None
+
+
+def _one_line(error: ClickUsageError) -> ClickUsageError:
+    if isinstance(error, OneLineUsageError) or type(error).__name__ == "NoArgsIsHelpError":
+        return error  # `dedup` alone prints the help
+    return OneLineUsageError(error.format_message(), error.ctx)
+
+
 app = typer.Typer(
+    cls=OneLineErrors,
+    rich_markup_mode=None,  # plain help: flags without <bool>, every default shown, choices unbroken
     help="Find near-duplicate documents: shingles -> MinHash -> LSH -> exact Jaccard, in SQL (DuckDB).",
     no_args_is_help=True,
     pretty_exceptions_enable=False,

@@ -1,15 +1,21 @@
 """What the commands share: the console, one-line failures, printing a table, and the options
 that several commands declare alike (declared once, so their flags, defaults and help agree)."""
 
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 from rich.console import Console
 
 from ..choices import ShingleType, TableFormat
 from ..errors import DedupError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -19,7 +25,13 @@ def command_group() -> typer.Typer:
     return typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
 
-Inputs = Annotated[list[Path], typer.Argument(help="Folders, text files, or .parquet/.csv/.jsonl tables.")]
+Inputs = Annotated[
+    list[Path],
+    typer.Argument(
+        help="Folders, text files, tables (.parquet, .csv, .tsv, .jsonl, .csv.gz, .tsv.gz, .jsonl.gz, a folder of "
+        ".parquet files), or - for one document per line on standard input."
+    ),
+]
 Threshold = Annotated[float, typer.Option("--threshold", "-t", help="Keep pairs with Jaccard >= this.")]
 ShingleTypeOption = Annotated[ShingleType, typer.Option(help="Character or word shingles.")]
 ShingleSize = Annotated[int, typer.Option("--shingle-size", "-k", help="Shingle length (characters or words).")]
@@ -31,8 +43,19 @@ Lines = Annotated[bool, typer.Option("--lines", help="Each line of a text file i
 IdColumn = Annotated[
     Optional[str], typer.Option(help="Id column of a table [default: id, or the row number if absent].")
 ]
-TextColumn = Annotated[str, typer.Option(help="Text column of a table.")]
+TextColumn = Annotated[Optional[str], typer.Option(help="Text column of a table [default: text].")]
+Delimiter = Annotated[
+    Optional[str], typer.Option(help="Field separator of .csv/.tsv tables, one character or \\t [default: , or tab].")
+]
+
+
+def delimiter_value(delimiter: str | None) -> str | None:
+    return "\t" if delimiter in ("\\t", "tab") else delimiter
+
+
 Threads = Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")]
+
+STDOUT = Path("-")  # `--output -`
 Db = Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")]
 OutputFormat = Annotated[TableFormat, typer.Option("--format", help="Output format.")]
 
@@ -42,8 +65,25 @@ def fail(error: DedupError) -> NoReturn:
     raise typer.Exit(error.exit_code)
 
 
-def print_table(table: object, output_format: TableFormat) -> None:
+@contextmanager
+def closed_pipe_is_normal() -> Iterator[None]:
+    """`dedup sql ... | head -3`: when the reader goes away, stop quietly with exit 0."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python's own flush at exit must not fail again
+        raise typer.Exit(0) from None
+
+
+def print_table(table: "pa.Table", output_format: TableFormat) -> None:
     from ..output import write_csv, write_jsonl, write_text_table
 
-    writers = {TableFormat.table: write_text_table, TableFormat.csv: write_csv, TableFormat.jsonl: write_jsonl}
-    writers[output_format](table, sys.stdout)  # type: ignore[arg-type]
+    with closed_pipe_is_normal():
+        if output_format == TableFormat.table:
+            write_text_table(table, sys.stdout)
+        elif output_format == TableFormat.csv:
+            write_csv(table, sys.stdout)
+        else:
+            write_jsonl(table, sys.stdout)

@@ -1,5 +1,7 @@
 """The commands of a run: `dedup run`, `dedup sql` (read-only SQL on its database), `dedup show-sql`."""
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -9,8 +11,10 @@ from ..choices import Keep, Method, ShingleType, TableFormat
 from ..errors import DedupError, Interrupted
 from ..hashing import DEFAULT_SEED
 from .common import (
+    STDOUT,
     Bands,
     Db,
+    Delimiter,
     IdColumn,
     Inputs,
     Lines,
@@ -23,7 +27,9 @@ from .common import (
     TextColumn,
     Threads,
     Threshold,
+    closed_pipe_is_normal,
     command_group,
+    delimiter_value,
     fail,
     print_table,
     stderr,
@@ -50,11 +56,24 @@ def run(
     ] = Method.lsh,
     lines: Lines = False,
     id_column: IdColumn = None,
-    text_column: TextColumn = "text",
+    text_column: TextColumn = None,
+    delimiter: Delimiter = None,
     include_hidden: Annotated[bool, typer.Option("--include-hidden", help="Read hidden files and folders.")] = False,
+    strip_html: Annotated[
+        bool, typer.Option("--strip-html", help="Shingle the text of HTML: tags become spaces, entities characters.")
+    ] = False,
     db: Annotated[Optional[Path], typer.Option(help="Keep every stage's table in this DuckDB file.")] = None,
+    replace: Annotated[
+        bool,
+        typer.Option(
+            "--replace",
+            help="Rebuild an existing --db from these inputs alone, dropping its documents that they lack "
+            "(without it such a run is refused).",
+        ),
+    ] = False,
     output: Annotated[
-        Optional[Path], typer.Option("--output", "-o", help="Write pairs to .csv, .parquet or .jsonl.")
+        Optional[Path],
+        typer.Option("--output", "-o", help="Write pairs to .csv, .parquet or .jsonl (- for stdout, in --format)."),
     ] = None,
     output_format: Annotated[
         TableFormat, typer.Option("--format", help="Format of pairs printed to stdout.")
@@ -80,6 +99,7 @@ def run(
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
     try:  # a Ctrl-C that lands while the modules load is an interruption like any other
+        from ..corpus.read import check_column_options
         from ..interrupts import interrupt_on_sigint
         from ..output import check_writable, write_table
         from ..pipeline import run_settings
@@ -97,14 +117,20 @@ def run(
             rows=rows,
             lines=lines,
             id_column=id_column,
-            text_column=text_column,
+            text_column=text_column or "text",
             include_hidden=include_hidden,
+            strip_html=strip_html,
+            delimiter=delimiter_value(delimiter),
             db=db,
             threads=threads,
             memory_limit=memory_limit,
             temp_dir=temp_dir,
             method=method,
+            replace_documents=replace,
         )
+        check_column_options(settings.inputs, lines, id_column, text_column, settings.delimiter)
+        if output == STDOUT:
+            output = None  # `--output -`: stdout, in --format
         if output is not None:
             check_writable(output)
         with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
@@ -120,32 +146,95 @@ def run(
     except KeyboardInterrupt:
         fail(Interrupted("interrupted"))
     if not quiet:
-        print_summary(stderr, result, settings, output)
+        print_summary(stderr, result, settings, output, show_skipped)
         if result.dropped is not None:
             stderr.print(f"clusters: {result.dropped} documents to drop (--keep {keep.value})", markup=False)
         if write_deduplicated is not None:
             stderr.print(f"wrote the deduplicated input to {write_deduplicated}", markup=False)
-    if show_skipped:
+    elif show_skipped:
         print_skipped(stderr, result.skipped)
 
 
 @app.command()
 def sql(
     db: Db,
-    query: Annotated[str, typer.Argument(help="SQL to run (read-only).")],
+    query: Annotated[
+        Optional[str],
+        typer.Argument(help="SQL to run, read-only; several statements separated by ; [default: read from stdin]."),
+    ] = None,
     output_format: OutputFormat = TableFormat.table,
 ) -> None:
-    """Run a read-only SQL query on a run's database and print the result.
+    """Run read-only SQL on a run's database and print every statement's result, streamed.
+
+    Without a query, statements are read from stdin; on a terminal, one at a time at a prompt.
+    Tables wider than the terminal are printed one record at a time.
 
     Example: dedup sql run.duckdb "select * from pairs order by jaccard desc limit 10"
     """
-    from ..index.explore import query_readonly
+    from ..index.explore import open_readonly
 
     try:
-        table = query_readonly(db, query)
+        with open_readonly(db) as con, closed_pipe_is_normal():
+            if query is None and sys.stdin.isatty():
+                interactive(con, output_format, input)
+            else:
+                print_results(con, sys.stdin.read() if query is None else query, output_format)
     except DedupError as error:
         fail(error)
-    print_table(table, output_format)
+
+
+def print_results(con: object, query: str, output_format: TableFormat) -> None:
+    """Every statement's result in table format (a blank line between); in csv/jsonl the last one's."""
+    import shutil
+
+    from ..index.explore import results, statements
+    from ..output import TextTable, write_csv, write_jsonl
+
+    texts = statements(con, query)  # type: ignore[arg-type]
+    if output_format != TableFormat.table and len(texts) > 1:
+        stderr.print(
+            f"note: {len(texts)} statements; --format {output_format.value} prints the last one's result only",
+            markup=False,
+        )
+        for reader in results(con, ";\n".join(texts[:-1])):  # type: ignore[arg-type]
+            reader.read_all()
+        texts = texts[-1:]
+    width = shutil.get_terminal_size((120, 24)).columns
+    for number, reader in enumerate(results(con, ";\n".join(texts))):  # type: ignore[arg-type]
+        if number:
+            sys.stdout.write("\n")
+        table = TextTable(sys.stdout, reader.schema, max_width=width) if output_format == TableFormat.table else None
+        header = True
+        for batch in reader:
+            if table is not None:
+                table.write(batch)
+            elif output_format == TableFormat.csv:
+                write_csv(batch, sys.stdout, header=header)
+            else:
+                write_jsonl(batch, sys.stdout)
+            header = False
+        if table is not None and table.widths is None:  # no rows: the header still shows the columns
+            table.write(reader.schema.empty_table())
+        if output_format == TableFormat.csv and header:
+            write_csv(reader.schema.empty_table(), sys.stdout)
+
+
+def interactive(con: object, output_format: TableFormat, read_line: Callable[[str], str]) -> None:
+    """A prompt: statements end with ';'; an error is one line and the prompt goes on; Ctrl-D ends."""
+    pending: list[str] = []
+    while True:
+        try:
+            line = read_line("dedup> " if not pending else "   ... ")
+        except EOFError:
+            return
+        pending.append(line)
+        if line.rstrip().endswith(";"):
+            text, pending = "\n".join(pending), []
+            try:
+                print_results(con, text, output_format)
+            except DedupError as error:
+                stderr.print(f"Error: {error}", markup=False)
+            sys.stdout.flush()
 
 
 @app.command("show-sql")
