@@ -29,7 +29,8 @@ from .database import connect, first_line, temp_directory
 from .errors import DedupError, Interrupted
 from .hashing import SCHEME
 from .settings import Settings
-from .stages import pipeline_stages, run_stage
+from .sqltext import quote_identifier
+from .stages import Stage, pipeline_stages, run_stage
 
 PAIR_COLUMNS = "id_a, id_b, jaccard, estimate"
 
@@ -141,20 +142,29 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
     con.register("raw_documents", raw)
     con.register("raw_skipped", skipped)
     try:
-        for stage in pipeline_stages(settings):
-            fingerprint = stage_fingerprint(fingerprint, stage, settings)
-            if not rerun and checkpoints.finished(stage.name, fingerprint):
-                summary.stages.append(StageReport(stage.name, checkpoints.rows(stage.name), 0.0, reused=True))
+        for group in _stage_groups(pipeline_stages(settings)):
+            fingerprints = []
+            for stage in group:
+                fingerprint = stage_fingerprint(fingerprint, stage, settings)
+                fingerprints.append(fingerprint)
+            if not rerun and all(checkpoints.finished(s.name, f) for s, f in zip(group, fingerprints, strict=True)):
+                for stage in group:
+                    summary.stages.append(StageReport(stage.name, checkpoints.rows(stage.name), 0.0, reused=True))
                 continue
             rerun = True
-            progress(stage.name)
-            clock = time.perf_counter()
             with transaction(con):
-                run_stage(con, stage, settings)
-                if stage.name == "documents":
-                    con.execute("create or replace table skipped as select * from raw_skipped").fetchall()
-                rows = checkpoints.record(stage.name, fingerprint, settings)
-            summary.stages.append(StageReport(stage.name, rows, time.perf_counter() - clock))
+                if len(group) > 1:
+                    seconds = _run_in_batches(con, group, settings, progress)
+                else:
+                    progress(group[0].name)
+                    clock = time.perf_counter()
+                    run_stage(con, group[0], settings)
+                    if group[0].name == "documents":
+                        con.execute("create or replace table skipped as select * from raw_skipped").fetchall()
+                    seconds = {group[0].name: time.perf_counter() - clock}
+                for stage, stage_fingerprint_ in zip(group, fingerprints, strict=True):
+                    rows = checkpoints.record(stage.name, stage_fingerprint_, settings)
+                    summary.stages.append(StageReport(stage.name, rows, seconds[stage.name]))
     finally:
         for view in ("raw_documents", "raw_skipped"):
             try:
@@ -175,6 +185,89 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
     _record_run(con, settings, summary, started)
     pairs = con.sql(f"select {PAIR_COLUMNS} from pairs order by jaccard desc, id_a, id_b").to_arrow_table()
     return RunResult(pairs=pairs, summary=summary, skipped=skipped)
+
+
+# The per-document stages whose memory would grow with the corpus (a DISTINCT over every shingle
+# occurrence, a 128-column GROUP BY over every document): a large corpus runs them on batches
+# of consecutive doc_ids, each batch in memory, appending to the tables.
+BATCHED_STAGES = ("shingles", "signatures")
+# A batch holds at most this many documents and this many characters of normalized text (about
+# as many shingle occurrences): ~1 GB of DuckDB memory at most.
+BATCH_DOCUMENTS = 100_000
+BATCH_CHARACTERS = 16_000_000
+
+BATCHES = """
+with sizes as (
+    select doc_id, sum(length(norm)) over (order by doc_id) as characters
+    from documents
+)
+select min(doc_id), max(doc_id)
+from sizes
+group by (characters - 1) // $characters, (doc_id - 1) // $documents
+order by 1
+"""
+
+
+def _stage_groups(stages: list[Stage]) -> list[list[Stage]]:
+    """The stages in order, the consecutive batched stages as one group (they run batch by batch)."""
+    groups: list[list[Stage]] = []
+    for stage in stages:
+        if groups and stage.name in BATCHED_STAGES and groups[-1][-1].name in BATCHED_STAGES:
+            groups[-1].append(stage)
+        else:
+            groups.append([stage])
+    return groups
+
+
+def _run_in_batches(
+    con: duckdb.DuckDBPyConnection, group: list[Stage], settings: Settings, progress: Progress
+) -> dict[str, float]:
+    """Run the group's stages on each batch of documents (as temp tables that shadow the main ones,
+    the way `index add` stages new documents), appending each batch's rows to the main tables.
+    One batch (most corpora) runs the stages on the whole tables, as they are written."""
+    seconds = {stage.name: 0.0 for stage in group}
+    batches = con.execute(BATCHES, {"characters": BATCH_CHARACTERS, "documents": BATCH_DOCUMENTS}).fetchall()
+    if len(batches) <= 1:
+        for stage in group:
+            progress(stage.name)
+            clock = time.perf_counter()
+            run_stage(con, stage, settings)
+            seconds[stage.name] += time.perf_counter() - clock
+        return seconds
+    names = ["documents", *(stage.name for stage in group)]
+    # The database's own catalog: `main.x` alone would also match the temp catalog's schema main.
+    database = con.execute("select current_database()").fetchall()[0][0]
+    try:
+        for number, (first, last) in enumerate(batches):
+            progress(f"{'+'.join(s.name for s in group)} (batch {number + 1} of {len(batches)})")
+            con.execute(
+                f"create or replace temp table documents as select * from {quote_identifier(database)}.main.documents"
+                " where doc_id between $f and $l",
+                {"f": first, "l": last},
+            ).fetchall()
+            for stage in group:
+                clock = time.perf_counter()
+                run_stage(con, stage, settings, temporary=True)
+                if number == 0:
+                    con.execute(
+                        f"create or replace table {quote_identifier(database)}.main.{quote_identifier(stage.name)}"
+                        f" as select * from temp.{quote_identifier(stage.name)}"
+                    ).fetchall()
+                else:
+                    con.execute(
+                        f"insert into {quote_identifier(database)}.main.{quote_identifier(stage.name)}"
+                        f" select * from temp.{quote_identifier(stage.name)}"
+                    ).fetchall()
+                seconds[stage.name] += time.perf_counter() - clock
+    finally:
+        # The temp tables shadow the main ones: never leave them behind. After a failure the
+        # transaction is aborted and its rollback removes them; a drop then fails harmlessly.
+        for name in names:
+            try:
+                con.execute(f"drop table if exists temp.{quote_identifier(name)}").fetchall()
+            except (duckdb.Error, RuntimeError):
+                pass
+    return seconds
 
 
 def _record_run(con: duckdb.DuckDBPyConnection, settings: Settings, summary: Summary, started: datetime) -> None:

@@ -129,7 +129,16 @@ def used_parameters(sql: str) -> list[str]:
     return sorted(set(PARAMETER.findall(body)))
 
 
-def run_stage(con: duckdb.DuckDBPyConnection, stage: Stage, settings: Settings) -> None:
+CREATE_TABLE = re.compile(r"^create or replace table ([a-z_]+) as$", re.MULTILINE)
+
+
+def run_stage(con: duckdb.DuckDBPyConnection, stage: Stage, settings: Settings, temporary: bool = False) -> None:
+    """Run the stage's statement; temporary=True writes its table as a temp table (a batch of a
+    run, see dedup.pipeline), which shadows the main table of that name for later statements."""
     sql = compile_sql(stage, settings)
+    if temporary:
+        sql, replaced = CREATE_TABLE.subn(r"create or replace temp table \1 as", sql, count=1)
+        if not replaced:
+            raise ValueError(f"{stage.file} has no 'create or replace table ... as' line")
     values = parameter_values(settings)
     con.execute(sql, {name: values[name] for name in used_parameters(sql)}).fetchall()
