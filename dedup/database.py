@@ -19,7 +19,7 @@ def temp_directory(path: Path, settings: Settings | None) -> Path:
     return path.with_name(path.name + ".tmp")
 
 
-def connect(path: Path, settings: Settings | None = None, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+def _config(path: Path, settings: Settings | None) -> dict[str, str | bool | int | float | list[str]]:
     config: dict[str, str | bool | int | float | list[str]] = {}
     if settings is not None:
         if settings.threads is not None:
@@ -27,6 +27,17 @@ def connect(path: Path, settings: Settings | None = None, read_only: bool = Fals
         if settings.memory_limit is not None:
             config["memory_limit"] = settings.memory_limit
         config["temp_directory"] = str(temp_directory(path, settings))
+    return config
+
+
+def connect_in_memory(spill: Path, settings: Settings) -> duckdb.DuckDBPyConnection:
+    """A database in memory (a run without --db on a small corpus: no file, no compression and
+    sync of each stage's table at commit); it spills to --temp-dir or `spill.tmp` under a limit."""
+    return duckdb.connect(":memory:", config=_config(spill, settings))
+
+
+def connect(path: Path, settings: Settings | None = None, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    config = _config(path, settings)
     if not path.parent.exists():
         raise UsageError(f"folder of the database does not exist: {path.parent}")
     if path.is_dir():

@@ -25,7 +25,7 @@ from .checkpoint import (
     transaction,
 )
 from .corpus import read_inputs
-from .database import connect, first_line, temp_directory
+from .database import connect, connect_in_memory, first_line, temp_directory
 from .errors import DedupError, Interrupted
 from .hashing import SCHEME
 from .settings import Settings
@@ -86,11 +86,12 @@ def execute(
 
     on_connect(con) is called with the open connection (the CLI uses it to interrupt on Ctrl-C).
     """
+    inputs = _read(settings, progress)
     try:
-        with _database(settings) as con:
+        with _database(settings, in_memory=inputs.raw.column("text").nbytes <= IN_MEMORY_BYTES) as con:
             if on_connect is not None:
                 on_connect(con)
-            return _execute(con, settings, progress)
+            return _execute(con, settings, progress, inputs)
     except (KeyboardInterrupt, duckdb.Error, RuntimeError) as error:
         if is_interrupt(error):
             raise Interrupted(STAGES_KEPT) from None
@@ -104,8 +105,34 @@ def execute(
         raise DedupError(f"{message} (finished stages are kept; run again to resume)") from None
 
 
+# A run without --db keeps its tables in memory when the texts are at most this many bytes: no
+# file, and no compression and sync of each stage's table at commit (short workload: 9 % less
+# CPU, +100 MiB peak RSS); a larger corpus gets a temporary database file, as with --db.
+IN_MEMORY_BYTES = 16_000_000
+
+
+@dataclass
+class Inputs:
+    raw: pa.Table
+    skipped: pa.Table
+    latin1: int
+    seconds: float
+
+
+def _read(settings: Settings, progress: Progress) -> Inputs:
+    progress("read")
+    clock = time.perf_counter()
+    try:
+        corpus = read_inputs(settings)
+        raw = corpus.to_arrow()
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted while reading the inputs; nothing was written") from None
+    # The corpus's Python strings (~300 MB at 1M short documents) are freed on return.
+    return Inputs(raw, corpus.skipped_arrow(), corpus.latin1, time.perf_counter() - clock)
+
+
 @contextmanager
-def _database(settings: Settings) -> Iterator[duckdb.DuckDBPyConnection]:
+def _database(settings: Settings, in_memory: bool) -> Iterator[duckdb.DuckDBPyConnection]:
     if settings.db is not None:
         con = connect(settings.db, settings)
         try:
@@ -114,28 +141,23 @@ def _database(settings: Settings) -> Iterator[duckdb.DuckDBPyConnection]:
             con.close()
         return
     with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
-        con = connect(Path(folder) / "run.duckdb", settings)
+        path = Path(folder) / "run.duckdb"
+        con = connect_in_memory(path, settings) if in_memory else connect(path, settings)
         try:
             yield con
         finally:
             con.close()
 
 
-def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progress) -> RunResult:
+def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progress, inputs: Inputs) -> RunResult:
     summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
     summary.detection_probability = settings.banding.probability(settings.threshold)
     started = datetime.now(UTC)
-
-    progress("read")
-    clock = time.perf_counter()
-    try:
-        corpus = read_inputs(settings)
-    except KeyboardInterrupt:
-        raise Interrupted("interrupted while reading the inputs; nothing was written") from None
-    raw = corpus.to_arrow()
-    skipped = corpus.skipped_arrow()
+    raw, skipped = inputs.raw, inputs.skipped
+    inputs.raw = None  # so that the Arrow texts are freed once the documents stage has copied them
+    documents = raw.num_rows
     fingerprint = input_fingerprint(settings, digest_tables(raw, skipped))
-    summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, time.perf_counter() - clock))
+    summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, inputs.seconds))
 
     checkpoints = Checkpoints(con)
     rerun = False  # once a stage runs, every later stage runs too: its input changed
@@ -161,6 +183,8 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
                     run_stage(con, group[0], settings)
                     if group[0].name == "documents":
                         con.execute("create or replace table skipped as select * from raw_skipped").fetchall()
+                        con.unregister("raw_documents")
+                        raw = None  # the documents table has the texts now: free the Arrow copy
                     seconds = {group[0].name: time.perf_counter() - clock}
                 for stage, stage_fingerprint_ in zip(group, fingerprints, strict=True):
                     rows = checkpoints.record(stage.name, stage_fingerprint_, settings)
@@ -174,10 +198,10 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
 
     counts = {report.name: report.rows for report in summary.stages}
     summary.skipped = skipped.num_rows
-    summary.read = raw.num_rows + summary.skipped
+    summary.read = documents + summary.skipped
     summary.processed = counts["signatures"]
-    summary.empty = raw.num_rows - summary.processed
-    summary.latin1 = corpus.latin1
+    summary.empty = documents - summary.processed
+    summary.latin1 = inputs.latin1
     summary.shingles = counts["shingles"]
     summary.candidates = counts["candidates"]
     summary.pairs = counts["pairs"]
