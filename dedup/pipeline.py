@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -11,28 +10,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 
-from . import __version__
-from .checkpoint import (
-    STAGES_KEPT,
-    Checkpoints,
-    digest_tables,
-    input_fingerprint,
-    is_interrupt,
-    stage_fingerprint,
-    transaction,
-)
 from .corpus import read_inputs
-from .database import connect, connect_in_memory, first_line, temp_directory
-from .errors import DedupError, Interrupted
-from .hashing import SCHEME
+from .engine import Engine, Statement, open_engine, temp_directory
+from .errors import EngineError, Interrupted
+from .records import Checkpoints, digest_tables, input_fingerprint, record_run
 from .settings import Settings
+from .sqlfiles import query
 from .sqltext import quote_identifier
-from .stages import Stage, pipeline_stages, run_stage
+from .stages import Stage, compile_stages
 
-PAIR_COLUMNS = "id_a, id_b, jaccard, estimate"
+# The one-line message of Ctrl-C during a run.
+STAGES_KEPT = "interrupted; the database keeps every stage that had finished"
 
 
 @dataclass
@@ -62,6 +52,19 @@ class Summary:
     def seconds(self) -> float:
         return sum(stage.seconds for stage in self.stages)
 
+    def counts(self) -> dict[str, int]:
+        """The counts recorded in the runs table."""
+        return {
+            "read": self.read,
+            "processed": self.processed,
+            "empty": self.empty,
+            "skipped": self.skipped,
+            "latin1": self.latin1,
+            "shingles": self.shingles,
+            "candidates": self.candidates,
+            "pairs": self.pairs,
+        }
+
 
 @dataclass
 class RunResult:
@@ -80,29 +83,27 @@ def _quiet(_: str) -> None:
 def execute(
     settings: Settings,
     progress: Progress = _quiet,
-    on_connect: Callable[[duckdb.DuckDBPyConnection], None] | None = None,
+    on_open: Callable[[Engine], None] | None = None,
 ) -> RunResult:
     """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given.
 
-    on_connect(con) is called with the open connection (the CLI uses it to interrupt on Ctrl-C).
+    on_open(engine) is called with the open engine (the CLI uses it to interrupt on Ctrl-C).
     """
     inputs = _read(settings, progress)
     try:
-        with _database(settings, in_memory=inputs.raw.column("text").nbytes <= IN_MEMORY_BYTES) as con:
-            if on_connect is not None:
-                on_connect(con)
-            return _execute(con, settings, progress, inputs)
-    except (KeyboardInterrupt, duckdb.Error, RuntimeError) as error:
-        if is_interrupt(error):
-            raise Interrupted(STAGES_KEPT) from None
-        if not isinstance(error, duckdb.Error):
-            raise
-        # Out of memory or disk, a full temp dir: the stage's transaction was rolled back.
-        message = first_line(error)
-        if "offload" in message or "No space left" in message:
+        with _database(settings, in_memory=inputs.text_bytes <= IN_MEMORY_BYTES) as engine:
+            if on_open is not None:
+                on_open(engine)
+            return _execute(engine, settings, progress, inputs)
+    except KeyboardInterrupt:
+        raise Interrupted(STAGES_KEPT) from None
+    except EngineError as error:
+        # Out of memory or disk, a full temp dir: the stage's atomic step was rolled back.
+        message = str(error)
+        if error.out_of_space:
             where = temp_directory(settings.db, settings) if settings.db is not None else "the temporary folder"
             message = f"no room to spill to {where} (give --temp-dir a folder with more space): {message}"
-        raise DedupError(f"{message} (finished stages are kept; run again to resume)") from None
+        raise EngineError(f"{message} (finished stages are kept; run again to resume)") from None
 
 
 # A run without --db keeps its tables in memory when the texts are at most this many bytes: no
@@ -113,10 +114,11 @@ IN_MEMORY_BYTES = 16_000_000
 
 @dataclass
 class Inputs:
-    raw: pa.Table
+    raw: pa.Table | None
     skipped: pa.Table
     latin1: int
     seconds: float
+    text_bytes: int
 
 
 def _read(settings: Settings, progress: Progress) -> Inputs:
@@ -128,73 +130,72 @@ def _read(settings: Settings, progress: Progress) -> Inputs:
     except KeyboardInterrupt:
         raise Interrupted("interrupted while reading the inputs; nothing was written") from None
     # The corpus's Python strings (~300 MB at 1M short documents) are freed on return.
-    return Inputs(raw, corpus.skipped_arrow(), corpus.latin1, time.perf_counter() - clock)
+    return Inputs(raw, corpus.skipped_arrow(), corpus.latin1, time.perf_counter() - clock, raw.column("text").nbytes)
 
 
 @contextmanager
-def _database(settings: Settings, in_memory: bool) -> Iterator[duckdb.DuckDBPyConnection]:
+def _database(settings: Settings, in_memory: bool) -> Iterator[Engine]:
     if settings.db is not None:
-        con = connect(settings.db, settings)
+        engine = open_engine(settings.db, settings)
         try:
-            yield con
+            yield engine
         finally:
-            con.close()
+            engine.close()
         return
     with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
-        path = Path(folder) / "run.duckdb"
-        con = connect_in_memory(path, settings) if in_memory else connect(path, settings)
+        engine = open_engine(Path(folder) / "run.duckdb", settings, in_memory=in_memory)
         try:
-            yield con
+            yield engine
         finally:
-            con.close()
+            engine.close()
 
 
-def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progress, inputs: Inputs) -> RunResult:
+def _execute(engine: Engine, settings: Settings, progress: Progress, inputs: Inputs) -> RunResult:
     summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
     summary.detection_probability = settings.banding.probability(settings.threshold)
     started = datetime.now(UTC)
     raw, skipped = inputs.raw, inputs.skipped
+    assert raw is not None
     inputs.raw = None  # so that the Arrow texts are freed once the documents stage has copied them
     documents = raw.num_rows
     fingerprint = input_fingerprint(settings, digest_tables(raw, skipped))
     summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, inputs.seconds))
 
-    checkpoints = Checkpoints(con)
+    checkpoints = Checkpoints(engine)
     rerun = False  # once a stage runs, every later stage runs too: its input changed
-    con.register("raw_documents", raw)
-    con.register("raw_skipped", skipped)
+    engine.register_arrow("raw_documents", raw)
+    engine.register_arrow("raw_skipped", skipped)
     try:
-        for group in _stage_groups(pipeline_stages(settings)):
+        for group in _stage_groups(compile_stages(settings, engine.dialect)):
             fingerprints = []
-            for stage in group:
-                fingerprint = stage_fingerprint(fingerprint, stage, settings)
+            for _, statement in group:
+                fingerprint = statement.fingerprint(fingerprint)
                 fingerprints.append(fingerprint)
-            if not rerun and all(checkpoints.finished(s.name, f) for s, f in zip(group, fingerprints, strict=True)):
-                for stage in group:
+            finished = [checkpoints.finished(s.name, f) for (s, _), f in zip(group, fingerprints, strict=True)]
+            if not rerun and all(finished):
+                for stage, _ in group:
                     summary.stages.append(StageReport(stage.name, checkpoints.rows(stage.name), 0.0, reused=True))
                 continue
             rerun = True
-            with transaction(con):
+            with engine.atomic(STAGES_KEPT):
                 if len(group) > 1:
-                    seconds = _run_in_batches(con, group, settings, progress)
+                    seconds = _run_in_batches(engine, group, progress)
                 else:
-                    progress(group[0].name)
+                    stage, statement = group[0]
+                    progress(stage.name)
                     clock = time.perf_counter()
-                    run_stage(con, group[0], settings)
-                    if group[0].name == "documents":
-                        con.execute("create or replace table skipped as select * from raw_skipped").fetchall()
-                        con.unregister("raw_documents")
+                    engine.create_table(stage.name, statement)
+                    if stage.name == "documents":
+                        engine.create_table("skipped", query("skipped", dialect=engine.dialect))
+                        engine.unregister("raw_documents")
                         raw = None  # the documents table has the texts now: free the Arrow copy
-                    seconds = {group[0].name: time.perf_counter() - clock}
-                for stage, stage_fingerprint_ in zip(group, fingerprints, strict=True):
-                    rows = checkpoints.record(stage.name, stage_fingerprint_, settings)
+                    seconds = {stage.name: time.perf_counter() - clock}
+                for (stage, _), stage_fingerprint in zip(group, fingerprints, strict=True):
+                    rows = checkpoints.record(stage.name, stage_fingerprint, settings)
                     summary.stages.append(StageReport(stage.name, rows, seconds[stage.name]))
     finally:
-        for view in ("raw_documents", "raw_skipped"):
-            try:
-                con.unregister(view)
-            except duckdb.Error:
-                pass  # the connection is closing after a failure; the views die with it
+        engine.unregister("raw_documents")
+        engine.unregister("raw_skipped")
 
     counts = {report.name: report.rows for report in summary.stages}
     summary.skipped = skipped.num_rows
@@ -206,8 +207,8 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
     summary.candidates = counts["candidates"]
     summary.pairs = counts["pairs"]
 
-    _record_run(con, settings, summary, started)
-    pairs = con.sql(f"select {PAIR_COLUMNS} from pairs order by jaccard desc, id_a, id_b").to_arrow_table()
+    record_run(engine, settings, summary.counts(), {s.name: round(s.seconds, 4) for s in summary.stages}, started)
+    pairs = engine.fetch_arrow(query("export_pairs", dialect=engine.dialect))
     return RunResult(pairs=pairs, summary=summary, skipped=skipped)
 
 
@@ -215,117 +216,54 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
 # occurrence, a 128-column GROUP BY over every document): a large corpus runs them on batches
 # of consecutive doc_ids, each batch in memory, appending to the tables.
 BATCHED_STAGES = ("shingles", "signatures")
-# A batch holds at most this many documents and this many characters of normalized text (about
-# as many shingle occurrences): ~1 GB of DuckDB memory at most.
+# A batch holds at most this many documents and about this many characters of normalized text
+# (about as many shingle occurrences): ~1 GB of DuckDB memory at most.
 BATCH_DOCUMENTS = 100_000
 BATCH_CHARACTERS = 16_000_000
 
-BATCHES = """
-with sizes as (
-    select doc_id, sum(length(norm)) over (order by doc_id) as characters
-    from documents
-)
-select min(doc_id), max(doc_id)
-from sizes
-group by (characters - 1) // $characters, (doc_id - 1) // $documents
-order by 1
-"""
+Compiled = tuple[Stage, Statement]
 
 
-def _stage_groups(stages: list[Stage]) -> list[list[Stage]]:
+def _stage_groups(stages: list[Compiled]) -> list[list[Compiled]]:
     """The stages in order, the consecutive batched stages as one group (they run batch by batch)."""
-    groups: list[list[Stage]] = []
-    for stage in stages:
-        if groups and stage.name in BATCHED_STAGES and groups[-1][-1].name in BATCHED_STAGES:
-            groups[-1].append(stage)
+    groups: list[list[Compiled]] = []
+    for stage, statement in stages:
+        if groups and stage.name in BATCHED_STAGES and groups[-1][-1][0].name in BATCHED_STAGES:
+            groups[-1].append((stage, statement))
         else:
-            groups.append([stage])
+            groups.append([(stage, statement)])
     return groups
 
 
-def _run_in_batches(
-    con: duckdb.DuckDBPyConnection, group: list[Stage], settings: Settings, progress: Progress
-) -> dict[str, float]:
-    """Run the group's stages on each batch of documents (as temp tables that shadow the main ones,
-    the way `index add` stages new documents), appending each batch's rows to the main tables.
+def _run_in_batches(engine: Engine, group: list[Compiled], progress: Progress) -> dict[str, float]:
+    """Run the group's stages on each batch of documents in the staging schema, which shadows main
+    (as `index add` stages new documents), appending each batch's rows to the main tables.
     One batch (most corpora) runs the stages on the whole tables, as they are written."""
-    seconds = {stage.name: 0.0 for stage in group}
-    batches = con.execute(BATCHES, {"characters": BATCH_CHARACTERS, "documents": BATCH_DOCUMENTS}).fetchall()
+    dialect = engine.dialect
+    seconds = {stage.name: 0.0 for stage, _ in group}
+    sizes = {"characters": BATCH_CHARACTERS, "documents": BATCH_DOCUMENTS}
+    batches = engine.fetch_rows(query("batch_ranges", sizes, dialect))
     if len(batches) <= 1:
-        for stage in group:
+        for stage, statement in group:
             progress(stage.name)
             clock = time.perf_counter()
-            run_stage(con, stage, settings)
+            engine.create_table(stage.name, statement)
             seconds[stage.name] += time.perf_counter() - clock
         return seconds
-    names = ["documents", *(stage.name for stage in group)]
-    # The database's own catalog: `main.x` alone would also match the temp catalog's schema main.
-    database = con.execute("select current_database()").fetchall()[0][0]
+    engine.execute(query("staging_create", dialect=dialect))
+    engine.execute(query("staging_enter", dialect=dialect))
     try:
         for number, (first, last) in enumerate(batches):
-            progress(f"{'+'.join(s.name for s in group)} (batch {number + 1} of {len(batches)})")
-            con.execute(
-                f"create or replace temp table documents as select * from {quote_identifier(database)}.main.documents"
-                " where doc_id between $f and $l",
-                {"f": first, "l": last},
-            ).fetchall()
-            for stage in group:
+            progress(f"{'+'.join(stage.name for stage, _ in group)} (batch {number + 1} of {len(batches)})")
+            engine.create_table("documents", query("batch_documents", {"first": first, "last": last}, dialect))
+            for stage, statement in group:
                 clock = time.perf_counter()
-                run_stage(con, stage, settings, temporary=True)
-                if number == 0:
-                    con.execute(
-                        f"create or replace table {quote_identifier(database)}.main.{quote_identifier(stage.name)}"
-                        f" as select * from temp.{quote_identifier(stage.name)}"
-                    ).fetchall()
-                else:
-                    con.execute(
-                        f"insert into {quote_identifier(database)}.main.{quote_identifier(stage.name)}"
-                        f" select * from temp.{quote_identifier(stage.name)}"
-                    ).fetchall()
+                engine.create_table(stage.name, statement)
+                keep = "staging_keep" if number == 0 else "staging_append"
+                engine.execute(query(keep, dialect=dialect, table=quote_identifier(stage.name)))
                 seconds[stage.name] += time.perf_counter() - clock
+        for name in ("documents", *seconds):
+            engine.execute(query("staging_drop", dialect=dialect, table=quote_identifier(name)))
     finally:
-        # The temp tables shadow the main ones: never leave them behind. After a failure the
-        # transaction is aborted and its rollback removes them; a drop then fails harmlessly.
-        for name in names:
-            try:
-                con.execute(f"drop table if exists temp.{quote_identifier(name)}").fetchall()
-            except (duckdb.Error, RuntimeError):
-                pass
+        engine.execute(query("staging_leave", dialect=dialect))
     return seconds
-
-
-def _record_run(con: duckdb.DuckDBPyConnection, settings: Settings, summary: Summary, started: datetime) -> None:
-    con.execute(
-        """
-        create table if not exists runs (
-            run_id integer, started_at timestamptz, finished_at timestamptz, dedup_version varchar,
-            duckdb_version varchar, hash_scheme varchar, options json, counts json, stage_seconds json
-        )
-        """
-    ).fetchall()
-    counts = {
-        "read": summary.read,
-        "processed": summary.processed,
-        "empty": summary.empty,
-        "skipped": summary.skipped,
-        "latin1": summary.latin1,
-        "shingles": summary.shingles,
-        "candidates": summary.candidates,
-        "pairs": summary.pairs,
-    }
-    con.execute(
-        """
-        insert into runs
-        select coalesce(max(run_id), 0) + 1, $started, now(), $dedup, $duckdb, $scheme, $options, $counts, $seconds
-        from runs
-        """,
-        {
-            "started": started,
-            "dedup": __version__,
-            "duckdb": duckdb.__version__,
-            "scheme": SCHEME,
-            "options": json.dumps(settings.options()),
-            "counts": json.dumps(counts),
-            "seconds": json.dumps({s.name: round(s.seconds, 4) for s in summary.stages}),
-        },
-    ).fetchall()

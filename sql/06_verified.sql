@@ -10,7 +10,6 @@
 -- sb joins on the pair (doc_id, fingerprint) as one key: with two separate equalities the
 -- optimizer may join sa with sb on the fingerprint alone first (every pair of documents sharing a
 -- common shingle), which it did on a shingles table written in batches: > 300 s instead of 3 s.
-create or replace table verified as
 with involved as (
     select doc_id_a as doc_id from candidates
     union

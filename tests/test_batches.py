@@ -8,6 +8,7 @@ from corpora import planted_corpus, write_folder
 
 import dedup
 from dedup import pipeline
+from dedup.sqlfiles import query
 
 TABLES = ("documents", "shingles", "signatures", "band_hashes", "candidates", "verified", "pairs")
 
@@ -34,10 +35,10 @@ def test_batches_give_the_tables_of_one_batch(tmp_path, monkeypatch, kind, docum
     batches = []
     original = pipeline._run_in_batches
 
-    def counting(con, group, settings, progress):
+    def counting(engine, group, progress):
         sizes = {"characters": characters, "documents": documents}
-        batches.append(len(con.execute(pipeline.BATCHES, sizes).fetchall()))
-        return original(con, group, settings, progress)
+        batches.append(len(engine.fetch_rows(query("batch_ranges", sizes))))
+        return original(engine, group, progress)
 
     monkeypatch.setattr(pipeline, "_run_in_batches", counting)
     run_into(tmp_path / "many.duckdb", tmp_path / "c", shingle_type=kind)

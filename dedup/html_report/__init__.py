@@ -1,0 +1,45 @@
+"""`dedup report`: one self-contained HTML page about a run's database, for a reviewer.
+
+Aggregates and samples come from SQL (sql/queries/report_*.sql), the page from a Jinja2
+template with autoescape (documents are untrusted), the charts are inline SVG, and the page
+loads nothing from anywhere (its Content-Security-Policy forbids scripts and remote resources).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine import open_engine
+from ..errors import DedupError, UsageError
+from .data import gather
+from .page import write
+
+# Every method leaves these; band_hashes only `--method lsh` (the buckets section needs it).
+REPORT_TABLES = ("documents", "signatures", "candidates", "verified", "pairs", "runs", "stages", "skipped", "clusters")
+
+
+@dataclass(frozen=True)
+class Built:
+    output: Path
+    size: int  # bytes
+    seconds: float
+
+
+def build_report(db: Path, output: Path, top: int = 10, sample_pairs: int = 20) -> Built:
+    """Read the run's database (read-only) and write the report to `output`."""
+    clock = time.perf_counter()
+    if not db.exists():
+        raise UsageError(f"no database at {db} (create one with `dedup run ... --db {db}`)")
+    engine = open_engine(db, read_only=True)
+    try:
+        missing = [table for table in REPORT_TABLES if not engine.has_table(table)]
+        if missing:
+            hint = "`dedup clusters DB` makes it" if missing == ["clusters"] else "make it with `dedup run ... --db`"
+            raise DedupError(f"{db} has no {', '.join(missing)} table: {hint}")
+        data = gather(engine, db, top=top, sample_pairs=sample_pairs, buckets=engine.has_table("band_hashes"))
+    finally:
+        engine.close()
+    size = write(data, output)
+    return Built(output, size, time.perf_counter() - clock)
