@@ -12,15 +12,17 @@ hashing), so recall = |pairs found| / |exact pairs| and precision = |found & exa
     python benchmarks/bench.py --input corpus.parquet --shingle-type word -k 5
 
 Wall seconds include starting Python, reading the file and writing the pairs, for every system.
-Peak RSS is the maximum resident set of the system's process (for dedup, the `dedup` process).
+Peak RSS is the maximum resident set of the system's process (for dedup, the `dedup` process, run
+as a user runs it: `dedup run ... -o pairs`, no --db; candidates and stage seconds are read from
+the summary it prints).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -72,8 +74,7 @@ def command_for(system: str, source: Path, out: Path, args: argparse.Namespace) 
             str(Path(sys.executable).with_name("dedup")), "run", str(source), *banding,
             "--threshold", str(args.threshold),
             "--shingle-type", args.shingle_type, "-k", str(args.k), "--num-perm", str(args.num_perm),
-            "--method", method, "--threads", str(args.threads), "-o", str(out), "-q",
-            "--db", str(out.with_suffix(".duckdb")),
+            "--method", method, "--threads", str(args.threads), "-o", str(out),
             *(["--memory-limit", args.memory_limit, "--temp-dir", str(spill_folder(out))] if args.memory_limit else []),
         ]  # fmt: skip
     return [
@@ -93,14 +94,14 @@ def folder_bytes(folder: Path) -> int:
 
 
 SPILLS: dict[Path, float] = {}  # peak spill (MiB) of the last run writing each output
+SUMMARIES: dict[Path, str] = {}  # what the last run writing each output printed on stderr
 
 
 def run_system(system: str, source: Path, work: Path, args: argparse.Namespace) -> tuple[float, float, Path]:
     """Wall seconds and peak RSS (MiB, from wait4 of that one process) of one system's run; with
     --memory-limit, the peak size of dedup's spill folder too (polled every 0.25 s, in SPILLS)."""
     out = work / f"{source.stem}-{system}.parquet"
-    for stale in (out, out.with_suffix(".duckdb")):
-        stale.unlink(missing_ok=True)
+    out.unlink(missing_ok=True)
     env = dict(os.environ, RAYON_NUM_THREADS=str(args.threads), OMP_NUM_THREADS=str(args.threads))
     peak_spill = 0
     done = threading.Event()
@@ -121,15 +122,14 @@ def run_system(system: str, source: Path, work: Path, args: argparse.Namespace) 
         done.set()
         watcher.join()
     SPILLS[out] = peak_spill / 2**20
+    SUMMARIES[out] = measured.stderr
     return measured.seconds, measured.peak_mib, out
 
 
 def stage_seconds(path: Path) -> dict[str, float]:
-    """The stage seconds a dedup run recorded in its database's runs table."""
-    import duckdb
-
-    with duckdb.connect(str(path.with_suffix(".duckdb")), read_only=True) as con:
-        return json.loads(con.execute("select stage_seconds from runs order by run_id desc limit 1").fetchall()[0][0])
+    """The stage seconds of dedup's summary (a run without --db, as a user runs it)."""
+    found = re.findall(r"^(\w+) +\d+ +([\d.]+)$", SUMMARIES[path], flags=re.MULTILINE)
+    return {name: float(seconds) for name, seconds in found}
 
 
 def pair_set(path: Path) -> set[tuple[str, str]]:
@@ -142,10 +142,9 @@ def pair_set(path: Path) -> set[tuple[str, str]]:
 
 def candidates_of(system: str, path: Path) -> int:
     if system in ("dedup", "exact", "dense"):
-        import duckdb
-
-        with duckdb.connect(str(path.with_suffix(".duckdb")), read_only=True) as con:
-            return con.execute("select count(*) from candidates").fetchall()[0][0]
+        found = re.search(r"candidates: (\d+)", SUMMARIES[path])
+        assert found is not None, SUMMARIES[path]
+        return int(found.group(1))
     metadata = pq.read_schema(path).metadata or {}
     return int(metadata.get(b"candidates", b"0"))
 
@@ -236,7 +235,7 @@ def markdown(results: list[Result]) -> str:
     staged = [r for r in results if r.stages]
     if staged:
         names = list(dict.fromkeys(n for r in staged for n in r.stages))
-        lines += ["", "Stage seconds of dedup's last run (its runs table), peak spill of its runs:", ""]
+        lines += ["", "Stage seconds of dedup's last run (from its summary), peak spill of its runs:", ""]
         lines.append("| workload | system | " + " | ".join(names) + " | peak spill MiB |")
         lines.append("|---|---|" + "---:|" * (len(names) + 1))
         for r in staged:
