@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .corpus import read_inputs
+from .corpus import read_documents, read_inputs
 from .engine import Engine, Statement, open_engine, temp_directory
-from .errors import EngineError, Interrupted
+from .errors import EngineError, Interrupted, UsageError
+from .params import COMPLETE_ENOUGH, candidate_probability
 from .records import Checkpoints, digest_tables, input_fingerprint, record_run
 from .settings import Settings
 from .sqlfiles import query
@@ -46,7 +47,13 @@ class Summary:
     bands: int = 0
     rows: int = 0
     detection_probability: float = 0.0
+    notes: list[str] = field(default_factory=list)
     stages: list[StageReport] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the pair count can be stated as every pair >= threshold (P(found | J = t) >= 0.99)."""
+        return self.detection_probability >= COMPLETE_ENOUGH
 
     @property
     def seconds(self) -> float:
@@ -73,28 +80,36 @@ class RunResult:
     skipped: pa.Table
 
 
-Progress = Callable[[str], None]
+class Progress:
+    """What a run tells as it goes; this one tells nothing (dedup.report.StageProgress shows it)."""
 
+    def attach(self, engine: Engine) -> None:
+        """The run's engine, whose running statement's progress can be polled."""
 
-def _quiet(_: str) -> None:
-    pass
+    def start(self, stage: str) -> None:
+        """A stage starts."""
+
+    def finish(self, report: StageReport) -> None:
+        """A stage finished (or was reused): its rows and seconds."""
 
 
 def execute(
     settings: Settings,
-    progress: Progress = _quiet,
+    progress: Progress | None = None,
     on_open: Callable[[Engine], None] | None = None,
+    documents: pa.Table | None = None,
 ) -> RunResult:
     """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given.
 
     on_open(engine) is called with the open engine (the CLI uses it to interrupt on Ctrl-C).
     """
-    inputs = _read(settings, progress)
     try:
-        with _database(settings, in_memory=inputs.text_bytes <= IN_MEMORY_BYTES) as engine:
+        with _database(settings) as engine:
             if on_open is not None:
                 on_open(engine)
-            return _execute(engine, settings, progress, inputs)
+            progress = progress or Progress()
+            progress.attach(engine)
+            return _execute(engine, settings, progress, documents)
     except KeyboardInterrupt:
         raise Interrupted(STAGES_KEPT) from None
     except EngineError as error:
@@ -106,35 +121,8 @@ def execute(
         raise EngineError(f"{message} (finished stages are kept; run again to resume)") from None
 
 
-# A run without --db keeps its tables in memory when the texts are at most this many bytes: no
-# file, and no compression and sync of each stage's table at commit (short workload: 9 % less
-# CPU, +100 MiB peak RSS); a larger corpus gets a temporary database file, as with --db.
-IN_MEMORY_BYTES = 16_000_000
-
-
-@dataclass
-class Inputs:
-    raw: pa.Table | None
-    skipped: pa.Table
-    latin1: int
-    seconds: float
-    text_bytes: int
-
-
-def _read(settings: Settings, progress: Progress) -> Inputs:
-    progress("read")
-    clock = time.perf_counter()
-    try:
-        corpus = read_inputs(settings)
-        raw = corpus.to_arrow()
-    except KeyboardInterrupt:
-        raise Interrupted("interrupted while reading the inputs; nothing was written") from None
-    # The corpus's Python strings (~300 MB at 1M short documents) are freed on return.
-    return Inputs(raw, corpus.skipped_arrow(), corpus.latin1, time.perf_counter() - clock, raw.column("text").nbytes)
-
-
 @contextmanager
-def _database(settings: Settings, in_memory: bool) -> Iterator[Engine]:
+def _database(settings: Settings) -> Iterator[Engine]:
     if settings.db is not None:
         engine = open_engine(settings.db, settings)
         try:
@@ -143,29 +131,41 @@ def _database(settings: Settings, in_memory: bool) -> Iterator[Engine]:
             engine.close()
         return
     with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
-        engine = open_engine(Path(folder) / "run.duckdb", settings, in_memory=in_memory)
+        engine = open_engine(Path(folder) / "run.duckdb", settings)
         try:
             yield engine
         finally:
             engine.close()
 
 
-def _execute(engine: Engine, settings: Settings, progress: Progress, inputs: Inputs) -> RunResult:
+def _execute(engine: Engine, settings: Settings, progress: Progress, documents: pa.Table | None = None) -> RunResult:
     summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
-    summary.detection_probability = settings.banding.probability(settings.threshold)
+    summary.detection_probability = candidate_probability(
+        settings.method, settings.threshold, settings.banding, settings.num_perm
+    )
     started = datetime.now(UTC)
-    raw, skipped = inputs.raw, inputs.skipped
-    assert raw is not None
-    inputs.raw = None  # so that the Arrow texts are freed once the documents stage has copied them
-    documents = raw.num_rows
+
+    progress.start("read")
+    clock = time.perf_counter()
+    try:
+        corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted while reading the inputs; nothing was written") from None
+    raw = corpus.to_arrow()
+    skipped = corpus.skipped_arrow()
+    read, latin1, notes = raw.num_rows, corpus.latin1, list(corpus.notes)
+    del corpus  # the texts as Python strings: ~300 MB at 1M short documents, not needed any more
     fingerprint = input_fingerprint(settings, digest_tables(raw, skipped))
-    summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, inputs.seconds))
+    summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, time.perf_counter() - clock))
+    progress.finish(summary.stages[-1])
 
     checkpoints = Checkpoints(engine)
     rerun = False  # once a stage runs, every later stage runs too: its input changed
     engine.register_arrow("raw_documents", raw)
     engine.register_arrow("raw_skipped", skipped)
     try:
+        if settings.db is not None and not settings.replace_documents:
+            _refuse_dropping_documents(engine, settings.db)
         for group in _stage_groups(compile_stages(settings, engine.dialect)):
             fingerprints = []
             for _, statement in group:
@@ -175,6 +175,7 @@ def _execute(engine: Engine, settings: Settings, progress: Progress, inputs: Inp
             if not rerun and all(finished):
                 for stage, _ in group:
                     summary.stages.append(StageReport(stage.name, checkpoints.rows(stage.name), 0.0, reused=True))
+                    progress.finish(summary.stages[-1])
                 continue
             rerun = True
             with engine.atomic(STAGES_KEPT):
@@ -182,7 +183,7 @@ def _execute(engine: Engine, settings: Settings, progress: Progress, inputs: Inp
                     seconds = _run_in_batches(engine, group, progress)
                 else:
                     stage, statement = group[0]
-                    progress(stage.name)
+                    progress.start(stage.name)
                     clock = time.perf_counter()
                     engine.create_table(stage.name, statement)
                     if stage.name == "documents":
@@ -193,16 +194,18 @@ def _execute(engine: Engine, settings: Settings, progress: Progress, inputs: Inp
                 for (stage, _), stage_fingerprint in zip(group, fingerprints, strict=True):
                     rows = checkpoints.record(stage.name, stage_fingerprint, settings)
                     summary.stages.append(StageReport(stage.name, rows, seconds[stage.name]))
+                    progress.finish(summary.stages[-1])
     finally:
         engine.unregister("raw_documents")
         engine.unregister("raw_skipped")
 
     counts = {report.name: report.rows for report in summary.stages}
     summary.skipped = skipped.num_rows
-    summary.read = documents + summary.skipped
+    summary.read = read + summary.skipped
     summary.processed = counts["signatures"]
-    summary.empty = documents - summary.processed
-    summary.latin1 = inputs.latin1
+    summary.empty = read - summary.processed
+    summary.latin1 = latin1
+    summary.notes = notes
     summary.shingles = counts["shingles"]
     summary.candidates = counts["candidates"]
     summary.pairs = counts["pairs"]
@@ -210,6 +213,20 @@ def _execute(engine: Engine, settings: Settings, progress: Progress, inputs: Inp
     record_run(engine, settings, summary.counts(), {s.name: round(s.seconds, 4) for s in summary.stages}, started)
     pairs = engine.fetch_arrow(query("export_pairs", dialect=engine.dialect))
     return RunResult(pairs=pairs, summary=summary, skipped=skipped)
+
+
+def _refuse_dropping_documents(engine: Engine, db: Path) -> None:
+    """A kept database never loses documents silently: refuse a run whose inputs lack some of them."""
+    if not engine.has_table("documents"):
+        return
+    dropped, examples = engine.fetch_rows(query("dropped_documents", dialect=engine.dialect))[0]
+    if dropped:
+        shown = ", ".join(repr(e) for e in examples) + (", ..." if dropped > len(examples) else "")
+        raise UsageError(
+            f"{db} holds {dropped} documents that these inputs do not ({shown}); a run would drop them: "
+            "give --replace to rebuild it from these inputs alone, use `dedup add` to add documents to it, "
+            "or give another --db"
+        )
 
 
 # The per-document stages whose memory would grow with the corpus (a DISTINCT over every shingle
@@ -245,7 +262,7 @@ def _run_in_batches(engine: Engine, group: list[Compiled], progress: Progress) -
     batches = engine.fetch_rows(query("batch_ranges", sizes, dialect))
     if len(batches) <= 1:
         for stage, statement in group:
-            progress(stage.name)
+            progress.start(stage.name)
             clock = time.perf_counter()
             engine.create_table(stage.name, statement)
             seconds[stage.name] += time.perf_counter() - clock
@@ -254,9 +271,9 @@ def _run_in_batches(engine: Engine, group: list[Compiled], progress: Progress) -
     engine.execute(query("staging_enter", dialect=dialect))
     try:
         for number, (first, last) in enumerate(batches):
-            progress(f"{'+'.join(stage.name for stage, _ in group)} (batch {number + 1} of {len(batches)})")
             engine.create_table("documents", query("batch_documents", {"first": first, "last": last}, dialect))
             for stage, statement in group:
+                progress.start(stage.name)
                 clock = time.perf_counter()
                 engine.create_table(stage.name, statement)
                 keep = "staging_keep" if number == 0 else "staging_append"

@@ -57,19 +57,14 @@ def engine_for(dialect: str) -> type[DuckDBEngine]:
     return DuckDBEngine
 
 
-def open_engine(
-    path: Path | None, settings: Settings | None = None, read_only: bool = False, in_memory: bool = False
-) -> Engine:
-    """An engine on the database at `path` (in memory if None), with the settings' limits if given.
-
-    in_memory=True: a database in memory that spills where one at `path` would (a run without
-    --db on a small corpus: no file, no compression and sync of each table at commit)."""
+def open_engine(path: Path | None, settings: Settings | None = None, read_only: bool = False) -> Engine:
+    """An engine on the database at `path` (in memory if None), with the settings' limits if given."""
     from .duckdb import DuckDBEngine
 
     if settings is None:
         return DuckDBEngine.open(path, read_only=read_only)
     return DuckDBEngine.open(
-        None if in_memory else path,
+        path,
         threads=settings.threads,
         memory_limit=settings.memory_limit,
         temp_directory=temp_directory(path, settings) if path is not None else None,
