@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from functools import cache
 
+from .stages import sql_dir
 
 
 @cache
 def mapping() -> tuple[tuple[int, int], ...]:
     """(code point, its lowercase) for every code point that DuckDB's lower() changes."""
-    from .stages import sql_dir  # stages binds these strings as parameters
-
     pairs = []
     for line in (sql_dir() / "spark" / "lowercase.tsv").read_text(encoding="utf-8").splitlines():
         if line and not line.startswith("#"):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import lowercase, sqltext
+from . import sqltext
 from .hashing import bucket_constants, permutation_coefficients
 from .settings import Settings
 
@@ -88,62 +88,24 @@ def stage_named(name: str, settings: Settings) -> Stage:
 SHINGLE_SOURCES = ("documents", "chosen_documents")
 
 
-DIALECTS = ("duckdb", "spark")
-# A Spark file of a stage may create helper tables before the stage's own: each statement starts
-# with a `-- table: NAME` line, the last one names the stage's table.
-TABLE_MARKER = re.compile(r"^--\s*table:\s*([a-z_]+)\s*$", re.MULTILINE)
-CREATE_LINE = re.compile(r"^create or replace table [a-z_]+ as\n", re.MULTILINE)
-
-
-def dialect_file(relative: str, dialect: str) -> Path:
-    """sql/<relative>, or sql/spark/<relative> where Spark needs its own version (see its header)."""
-    if dialect not in DIALECTS:
-        raise ValueError(f"unknown SQL dialect {dialect!r}")
-    own = sql_dir() / dialect / relative
-    return own if dialect != "duckdb" and own.is_file() else sql_dir() / relative
-
-
-def shingle_texts_sql(shingle_type: str, documents: str = "documents", dialect: str = "duckdb") -> str:
+def shingle_texts_sql(shingle_type: str, documents: str = "documents") -> str:
     """The shared definition of a shingle (sql/fragments/shingle_texts_<type>.sql) over `documents`."""
     if shingle_type not in ("char", "word") or documents not in SHINGLE_SOURCES:
         raise ValueError(f"no shingle fragment for {shingle_type!r} over {documents!r}")
-    fragment = dialect_file(f"fragments/shingle_texts_{shingle_type}.sql", dialect).read_text(encoding="utf-8")
+    fragment = (sql_dir() / "fragments" / f"shingle_texts_{shingle_type}.sql").read_text(encoding="utf-8")
     return TEMPLATE.sub(lambda m: {"documents": documents}[m.group(1)], fragment).rstrip()
 
 
-def stage_template(stage: Stage, dialect: str = "duckdb") -> str:
-    path = dialect_file(stage.file, dialect)
-    return stage.template if path.parent == sql_dir() else path.read_text(encoding="utf-8")
-
-
-def compile_sql(stage: Stage, settings: Settings, dialect: str = "duckdb") -> str:
+def compile_sql(stage: Stage, settings: Settings) -> str:
     """The exact SQL that runs for this stage: the template with its generated column lists."""
     banding = settings.banding
-    spark = dialect == "spark"
     fragments = {
-        "shingle_texts": lambda: shingle_texts_sql(settings.shingle_type, dialect=dialect),
-        "minhash_columns": lambda: (sqltext.spark_minhash_columns if spark else sqltext.minhash_columns)(
-            settings.num_perm
-        ),
-        "bucket_list": lambda: (sqltext.spark_bucket_list if spark else sqltext.bucket_list)(
-            banding.bands, banding.rows
-        ),
+        "shingle_texts": lambda: shingle_texts_sql(settings.shingle_type),
+        "minhash_columns": lambda: sqltext.minhash_columns(settings.num_perm),
+        "bucket_list": lambda: sqltext.bucket_list(banding.bands, banding.rows),
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),
     }
-    return TEMPLATE.sub(lambda m: fragments[m.group(1)](), stage_template(stage, dialect))
-
-
-def compile_statements(stage: Stage, settings: Settings, dialect: str) -> list[tuple[str, str]]:
-    """(table, SELECT) in order for an engine that owns the CREATE line; the last is the stage's table."""
-    sql = CREATE_LINE.sub("", compile_sql(stage, settings, dialect))
-    parts = TABLE_MARKER.split(sql)
-    if len(parts) == 1:
-        return [(stage.name, sql)]
-    header, rest = parts[0], parts[1:]
-    statements = [(rest[i], rest[i + 1]) for i in range(0, len(rest), 2)]
-    if statements[-1][0] != stage.name:
-        raise ValueError(f"{stage.file}: the last `-- table:` must be {stage.name}")
-    return [(name, header + body if i == 0 else body) for i, (name, body) in enumerate(statements)]
+    return TEMPLATE.sub(lambda m: fragments[m.group(1)](), stage.template)
 
 
 def parameter_values(settings: Settings) -> dict[str, object]:
@@ -159,7 +121,6 @@ def parameter_values(settings: Settings) -> dict[str, object]:
         values[f"b_{i}"] = b
     for j, c in enumerate(bucket_constants(settings.banding.rows)):
         values[f"c_{j}"] = c
-    values["lower_from"], values["lower_to"] = lowercase.translate_arguments()
     return values
 
 

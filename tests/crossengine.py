@@ -12,7 +12,8 @@ from dedup.corpus import read_inputs
 from dedup.engine.spark import SparkEngine
 from dedup.pipeline import execute
 from dedup.settings import Settings
-from dedup.stages import compile_statements, parameter_values, pipeline_stages, used_parameters
+from dedup.spark_stages import compile_statements
+from dedup.stages import pipeline_stages
 
 U64 = 2**64
 
@@ -34,7 +35,9 @@ def duckdb_tables(settings: Settings) -> dict[str, pa.Table]:
     execute(settings)
     con = duckdb.connect(str(settings.db), read_only=True)
     try:
-        return {stage.name: con.sql(f"select * from {stage.name}").to_arrow_table() for stage in pipeline_stages(settings)}
+        return {
+            stage.name: con.sql(f"select * from {stage.name}").to_arrow_table() for stage in pipeline_stages(settings)
+        }
     finally:
         con.close()
 
@@ -45,11 +48,10 @@ def spark_tables(engine: SparkEngine, settings: Settings, raw: pa.Table) -> dict
     source = Path(engine.work_dir) / "raw_documents.parquet"
     pq.write_table(raw, source)
     engine.register_dataframe("raw_documents", engine.session.read.parquet(str(source)))
-    values = parameter_values(settings)
     tables = {}
     for stage in pipeline_stages(settings):
-        for name, sql in compile_statements(stage, settings, "spark"):
-            engine.create_table(name, sql, {p: values[p] for p in used_parameters(sql)})
+        for name, sql, parameters in compile_statements(stage, settings):
+            engine.create_table(name, sql, parameters)
         tables[stage.name] = engine.session.table(stage.name).toArrow()
     return tables
 
