@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from corpora import planted_corpus  # noqa: E402
 
+from dedup.engine.duckdb import DuckDBEngine  # noqa: E402
 from dedup.query import query_index  # noqa: E402
 
 WORK = Path(__file__).resolve().parent / "work"
@@ -80,11 +81,11 @@ def measure_queries(docs: dict[str, str], ids: list[str], rng: random.Random, qu
     by_id, by_text = [], []
     for doc_id in sample:
         clock = time.perf_counter()
-        query_index(con, doc_id=doc_id)
+        query_index(DuckDBEngine(con), doc_id=doc_id)
         by_id.append(time.perf_counter() - clock)
         text = docs[doc_id] + " plus a few new words"
         clock = time.perf_counter()
-        query_index(con, text=text)
+        query_index(DuckDBEngine(con), text=text)
         by_text.append(time.perf_counter() - clock)
     con.close()
     print(

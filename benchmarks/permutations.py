@@ -35,8 +35,8 @@ from workloads import WORKLOADS, write  # noqa: E402
 
 from dedup.hashing import _md5_u64, permutation_coefficients  # noqa: E402
 from dedup.params import choose_banding  # noqa: E402
+from dedup.sqlfiles import used_parameters  # noqa: E402
 from dedup.sqltext import minhash_columns  # noqa: E402
-from dedup.stages import used_parameters  # noqa: E402
 
 PRIME = 2**32 - 5
 MASK = 2**32 - 1

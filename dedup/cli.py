@@ -158,7 +158,7 @@ def run(
             stage_progress(stderr, quiet) as progress,
             index_database(settings, write_deduplicated) as settings,
         ):
-            result = execute(settings, progress, on_connect=attach)
+            result = execute(settings, progress, on_open=attach)
             dropped = finish_run(settings, keep, write_deduplicated)
         if output is not None:
             write_table(result.pairs, output)
@@ -210,8 +210,9 @@ def show_sql(
 
     Example: dedup show-sql signatures --num-perm 4
     """
+    from .engine import engine_for
     from .settings import Settings
-    from .stages import compile_sql, pipeline_stages
+    from .stages import compile_stage, pipeline_stages
 
     try:
         settings = Settings(
@@ -228,8 +229,10 @@ def show_sql(
     if not stages:
         names = ", ".join(s.name for s in pipeline_stages(settings))
         fail(DedupError(f"no stage named {stage!r}; stages are {names}"))
+    engine = engine_for("duckdb")
     for item in stages:
-        typer.echo(compile_sql(item, settings).rstrip() + ";\n")
+        statement = compile_stage(item, settings, engine.dialect)
+        typer.echo(engine.create_table_sql(item.name, statement).rstrip() + ";\n")
 
 
 def print_table(table: object, output_format: TableFormat) -> None:
@@ -240,4 +243,4 @@ def print_table(table: object, output_format: TableFormat) -> None:
 
 
 # The other commands register themselves on `app` when imported; they import `app` from here.
-from . import cli_eval, cli_index, cli_params  # noqa: E402,F401,I001
+from . import cli_eval, cli_index, cli_params, cli_report  # noqa: E402,F401,I001

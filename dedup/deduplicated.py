@@ -8,21 +8,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from .choices import Keep
 from .clusters import build_clusters
 from .corpus import TABLE_EXTENSIONS, UTF8_BOM, _load_table, _walk
-from .database import connect
+from .engine import Engine, open_engine
 from .errors import UsageError
 from .output import FORMATS, write_table
 from .settings import Settings
+from .sqlfiles import query
 
 
-def dropped_ids(con: duckdb.DuckDBPyConnection) -> set[object]:
-    rows = con.execute("select id from clusters where not is_survivor").fetchall()
+def dropped_ids(engine: Engine) -> set[object]:
+    rows = engine.fetch_rows(query("clusters_dropped", dialect=engine.dialect))
     return {row[0] for row in rows}
 
 
@@ -42,7 +42,7 @@ def check_target(settings: Settings, out: Path) -> None:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
 
 
-def write_deduplicated_input(con: duckdb.DuckDBPyConnection, settings: Settings, out: Path, keep: Keep | str) -> int:
+def write_deduplicated_input(engine: Engine, settings: Settings, out: Path, keep: Keep | str) -> int:
     """Write the input minus the dropped documents to `out`; return how many documents were dropped.
 
     A folder becomes a folder with the same relative paths (files that were skipped, e.g.
@@ -51,8 +51,8 @@ def write_deduplicated_input(con: duckdb.DuckDBPyConnection, settings: Settings,
     """
     check_target(settings, out)
     source = settings.inputs[0]
-    build_clusters(con, keep)
-    dropped = dropped_ids(con)
+    build_clusters(engine, keep)
+    dropped = dropped_ids(engine)
     if source.is_dir():
         _write_folder(source, out, dropped, settings.include_hidden)
     elif settings.lines:
@@ -118,11 +118,11 @@ def finish_run(settings: Settings, keep: Keep | str, write_deduplicated: Path | 
     """
     if settings.db is None:
         return None
-    con = connect(settings.db, settings)
+    engine = open_engine(settings.db, settings)
     try:
         if write_deduplicated is not None:
-            return write_deduplicated_input(con, settings, write_deduplicated, keep)
-        build_clusters(con, keep)
-        return len(dropped_ids(con))
+            return write_deduplicated_input(engine, settings, write_deduplicated, keep)
+        build_clusters(engine, keep)
+        return len(dropped_ids(engine))
     finally:
-        con.close()
+        engine.close()

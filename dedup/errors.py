@@ -21,3 +21,11 @@ class Interrupted(DedupError):
     """Ctrl-C (SIGINT): the stage in progress was rolled back; the CLI exits 130 like a shell."""
 
     exit_code = 130
+
+
+class EngineError(DedupError):
+    """A statement the engine could not run (out of memory or disk, a bad query): its first line."""
+
+    def __init__(self, message: str, *, out_of_space: bool = False) -> None:
+        super().__init__(message)
+        self.out_of_space = out_of_space

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import duckdb
-
+from .engine import Engine
 from .errors import DedupError, UsageError
 from .index import doc_ids_of, index_settings
-from .queries import compile_query
-from .stages import parameter_values, shingle_texts_sql, used_parameters
+from .sqlfiles import query
+from .stages import parameter_values, shingle_texts_sql
 
 
 @dataclass
@@ -40,46 +39,25 @@ class Explanation:
         return self.shingles_b - self.shared
 
 
-def explain_pair(con: duckdb.DuckDBPyConnection, id_a: str, id_b: str, examples: int = 3) -> Explanation:
-    settings = index_settings(con)
+def explain_pair(engine: Engine, id_a: str, id_b: str, examples: int = 3) -> Explanation:
+    settings = index_settings(engine)
     if id_a == id_b:
         raise UsageError("give two different ids")
-    found = doc_ids_of(con, [id_a, id_b])
+    found = doc_ids_of(engine, [id_a, id_b])
     for given in (id_a, id_b):
         if given not in found:
             raise DedupError(f"no document with id {given!r} in the index")
     (id_a, doc_a), (id_b, doc_b) = sorted(((i, found[i]) for i in (id_a, id_b)), key=lambda item: item[1])
     values = {"doc_a": doc_a, "doc_b": doc_b}
-    counts = con.execute(
-        """
-        select
-            (select count(*) from shingles where doc_id = $doc_a),
-            (select count(*) from shingles where doc_id = $doc_b),
-            (select count(*) from shingles as a join shingles as b on a.fingerprint = b.fingerprint
-             where a.doc_id = $doc_a and b.doc_id = $doc_b)
-        """,
-        values,
-    ).fetchall()[0]
-    n_a, n_b, shared = counts
+    dialect = engine.dialect
+    n_a, n_b, shared = engine.fetch_rows(query("explain_counts", values, dialect))[0]
     union = n_a + n_b - shared
     jaccard = shared / union if union else 0.0
-    signatures = con.execute(
-        "select * exclude (doc_id, n_shingles) from signatures where doc_id in ($doc_a, $doc_b)", values
-    )
-    signature_rows = signatures.fetchall()
+    signature_rows = engine.fetch_rows(query("explain_signatures", values, dialect))
     estimate = None
     if len(signature_rows) == 2:
         estimate = sum(x == y for x, y in zip(*signature_rows, strict=True)) / settings.num_perm
-    collided = [
-        row[0]
-        for row in con.execute(
-            """
-            select a.band from band_hashes as a join band_hashes as b on a.band = b.band and a.bucket = b.bucket
-            where a.doc_id = $doc_a and b.doc_id = $doc_b order by a.band
-            """,
-            values,
-        ).fetchall()
-    ]
+    collided = [row[0] for row in engine.fetch_rows(query("explain_collided", values, dialect))]
     banding = settings.banding
     explanation = Explanation(
         id_a=id_a,
@@ -94,26 +72,20 @@ def explain_pair(con: duckdb.DuckDBPyConnection, id_a: str, id_b: str, examples:
         rows=banding.rows,
         collided_bands=collided,
         probability_none=1.0 - banding.probability(jaccard),
-        stage=_stage(con, doc_a, doc_b, n_a, n_b, settings.threshold, collided),
+        stage=_stage(engine, doc_a, doc_b, n_a, n_b, settings.threshold, collided),
     )
-    _add_examples(con, explanation, doc_a, doc_b, examples, parameter_values(settings), settings.shingle_type)
+    _add_examples(engine, explanation, doc_a, doc_b, examples, parameter_values(settings), settings.shingle_type)
     return explanation
 
 
-def _stage(
-    con: duckdb.DuckDBPyConnection, doc_a: int, doc_b: int, n_a: int, n_b: int, threshold: float, collided: list[int]
-) -> str:
+def _stage(engine: Engine, doc_a: int, doc_b: int, n_a: int, n_b: int, threshold: float, collided: list[int]) -> str:
     if not n_a or not n_b:
         return "never compared: a document without shingles (empty) is never paired"
     values = {"doc_a": doc_a, "doc_b": doc_b}
-    in_pairs = con.execute(
-        "select count(*) from pairs where (doc_id_a, doc_id_b) in (($doc_a, $doc_b), ($doc_b, $doc_a))", values
-    ).fetchall()[0][0]
+    in_pairs = engine.fetch_rows(query("explain_in_pairs", values, engine.dialect))[0][0]
     if in_pairs:
         return f"kept: candidate, verified, in pairs (Jaccard >= {threshold})"
-    verified = con.execute(
-        "select jaccard from verified where doc_id_a = $doc_a and doc_id_b = $doc_b", values
-    ).fetchall()
+    verified = engine.fetch_rows(query("explain_verified", values, engine.dialect))
     if verified:
         return f"dropped at verification: a candidate, but exact Jaccard {verified[0][0]:.6f} < {threshold}"
     if collided:
@@ -122,7 +94,7 @@ def _stage(
 
 
 def _add_examples(
-    con: duckdb.DuckDBPyConnection,
+    engine: Engine,
     explanation: Explanation,
     doc_a: int,
     doc_b: int,
@@ -132,9 +104,9 @@ def _add_examples(
 ) -> None:
     if examples <= 0:
         return
-    sql = compile_query("shingle_texts", {"shingle_texts": shingle_texts_sql(shingle_type, "chosen_documents")})
     values = {**values, "doc_id_a": doc_a, "doc_id_b": doc_b}
-    rows = con.execute(sql, {name: values[name] for name in used_parameters(sql)}).fetchall()
+    texts_sql = shingle_texts_sql(shingle_type, "chosen_documents", engine.dialect)
+    rows = engine.fetch_rows(query("shingle_texts", values, engine.dialect, shingle_texts=texts_sql))
     texts: dict[int, dict[int, str]] = {doc_a: {}, doc_b: {}}
     for doc_id, fingerprint, shingle in rows:
         texts[doc_id][fingerprint] = shingle

@@ -1,22 +1,19 @@
-"""Reading a run's database after the fact."""
+"""Reading a run's database after the fact: the user's own SQL, on a database opened read-only."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 
-from .database import connect, first_line
-from .errors import DedupError
+from .engine import open_engine
+from .sqlfiles import user_query
 
 
-def query_readonly(db: Path, query: str) -> pa.Table:
+def query_readonly(db: Path, text: str) -> pa.Table:
     """The result of one SQL query on a database opened read-only: nothing can be written."""
-    con = connect(db, read_only=True)
+    engine = open_engine(db, read_only=True)
     try:
-        return con.sql(query).to_arrow_table()
-    except duckdb.Error as error:
-        raise DedupError(first_line(error)) from None
+        return engine.fetch_arrow(user_query(text, engine.dialect))
     finally:
-        con.close()
+        engine.close()

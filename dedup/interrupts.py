@@ -1,9 +1,9 @@
-"""Ctrl-C that stops a running DuckDB query at once.
+"""Ctrl-C that stops a running engine statement at once.
 
 Python runs a SIGINT handler only between bytecodes, and DuckDB polls for pending signals only
 between tasks, which can be seconds apart in a big aggregate. A wakeup file descriptor is
 written by the C-level handler the moment the signal arrives; a watcher thread reading it calls
-`interrupt()` on the connection, which DuckDB honours within milliseconds. The Python handler
+`interrupt()` on the engine, which DuckDB honours within milliseconds. The Python handler
 still raises KeyboardInterrupt, so pure-Python phases (reading files) stop too.
 """
 
@@ -15,19 +15,19 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-import duckdb
+from .engine import Engine
 
-Attach = Callable[[duckdb.DuckDBPyConnection], None]
+Attach = Callable[[Engine], None]
 STOP = b"\xff"
 
 
 @contextmanager
 def interrupt_on_sigint() -> Iterator[Attach]:
-    """Yield `attach(con)`: while the block runs, SIGINT interrupts the attached connection."""
+    """Yield `attach(engine)`: while the block runs, SIGINT interrupts the attached engines."""
     if threading.current_thread() is not threading.main_thread():
-        yield lambda con: None
+        yield lambda engine: None
         return
-    connections: list[duckdb.DuckDBPyConnection] = []
+    engines: list[Engine] = []
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
 
@@ -36,23 +36,20 @@ def interrupt_on_sigint() -> Iterator[Attach]:
             data = os.read(read_end, 1)
             if not data or data == STOP:
                 return
-            for con in connections:
-                try:
-                    con.interrupt()
-                except duckdb.Error:
-                    pass  # closed already
+            for engine in engines:
+                engine.interrupt()  # never fails, even when closed already
 
     watcher = threading.Thread(target=watch, name="dedup-sigint", daemon=True)
     previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
     previous_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     watcher.start()
     try:
-        yield connections.append
+        yield engines.append
     finally:
         signal.set_wakeup_fd(previous_fd)
         signal.signal(signal.SIGINT, previous_handler)
         os.write(write_end, STOP)
         watcher.join()
-        connections.clear()
+        engines.clear()
         os.close(read_end)
         os.close(write_end)

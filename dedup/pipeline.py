@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -11,27 +10,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 
-from . import __version__
-from .checkpoint import (
-    STAGES_KEPT,
-    Checkpoints,
-    digest_tables,
-    input_fingerprint,
-    is_interrupt,
-    stage_fingerprint,
-    transaction,
-)
 from .corpus import read_inputs
-from .database import connect, first_line, temp_directory
-from .errors import DedupError, Interrupted
-from .hashing import SCHEME
+from .engine import Engine, open_engine, temp_directory
+from .errors import EngineError, Interrupted
+from .records import Checkpoints, digest_tables, input_fingerprint, record_run
 from .settings import Settings
-from .stages import pipeline_stages, run_stage
+from .sqlfiles import query
+from .stages import compile_stages
 
-PAIR_COLUMNS = "id_a, id_b, jaccard, estimate"
+# The one-line message of Ctrl-C during a run.
+STAGES_KEPT = "interrupted; the database keeps every stage that had finished"
 
 
 @dataclass
@@ -61,6 +51,19 @@ class Summary:
     def seconds(self) -> float:
         return sum(stage.seconds for stage in self.stages)
 
+    def counts(self) -> dict[str, int]:
+        """The counts recorded in the runs table."""
+        return {
+            "read": self.read,
+            "processed": self.processed,
+            "empty": self.empty,
+            "skipped": self.skipped,
+            "latin1": self.latin1,
+            "shingles": self.shingles,
+            "candidates": self.candidates,
+            "pairs": self.pairs,
+        }
+
 
 @dataclass
 class RunResult:
@@ -79,48 +82,46 @@ def _quiet(_: str) -> None:
 def execute(
     settings: Settings,
     progress: Progress = _quiet,
-    on_connect: Callable[[duckdb.DuckDBPyConnection], None] | None = None,
+    on_open: Callable[[Engine], None] | None = None,
 ) -> RunResult:
     """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given.
 
-    on_connect(con) is called with the open connection (the CLI uses it to interrupt on Ctrl-C).
+    on_open(engine) is called with the open engine (the CLI uses it to interrupt on Ctrl-C).
     """
     try:
-        with _database(settings) as con:
-            if on_connect is not None:
-                on_connect(con)
-            return _execute(con, settings, progress)
-    except (KeyboardInterrupt, duckdb.Error, RuntimeError) as error:
-        if is_interrupt(error):
-            raise Interrupted(STAGES_KEPT) from None
-        if not isinstance(error, duckdb.Error):
-            raise
-        # Out of memory or disk, a full temp dir: the stage's transaction was rolled back.
-        message = first_line(error)
-        if "offload" in message or "No space left" in message:
+        with _database(settings) as engine:
+            if on_open is not None:
+                on_open(engine)
+            return _execute(engine, settings, progress)
+    except KeyboardInterrupt:
+        raise Interrupted(STAGES_KEPT) from None
+    except EngineError as error:
+        # Out of memory or disk, a full temp dir: the stage's atomic step was rolled back.
+        message = str(error)
+        if error.out_of_space:
             where = temp_directory(settings.db, settings) if settings.db is not None else "the temporary folder"
             message = f"no room to spill to {where} (give --temp-dir a folder with more space): {message}"
-        raise DedupError(f"{message} (finished stages are kept; run again to resume)") from None
+        raise EngineError(f"{message} (finished stages are kept; run again to resume)") from None
 
 
 @contextmanager
-def _database(settings: Settings) -> Iterator[duckdb.DuckDBPyConnection]:
+def _database(settings: Settings) -> Iterator[Engine]:
     if settings.db is not None:
-        con = connect(settings.db, settings)
+        engine = open_engine(settings.db, settings)
         try:
-            yield con
+            yield engine
         finally:
-            con.close()
+            engine.close()
         return
     with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
-        con = connect(Path(folder) / "run.duckdb", settings)
+        engine = open_engine(Path(folder) / "run.duckdb", settings)
         try:
-            yield con
+            yield engine
         finally:
-            con.close()
+            engine.close()
 
 
-def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progress) -> RunResult:
+def _execute(engine: Engine, settings: Settings, progress: Progress) -> RunResult:
     summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
     summary.detection_probability = settings.banding.probability(settings.threshold)
     started = datetime.now(UTC)
@@ -136,31 +137,28 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
     fingerprint = input_fingerprint(settings, digest_tables(raw, skipped))
     summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, time.perf_counter() - clock))
 
-    checkpoints = Checkpoints(con)
+    checkpoints = Checkpoints(engine)
     rerun = False  # once a stage runs, every later stage runs too: its input changed
-    con.register("raw_documents", raw)
-    con.register("raw_skipped", skipped)
+    engine.register_arrow("raw_documents", raw)
+    engine.register_arrow("raw_skipped", skipped)
     try:
-        for stage in pipeline_stages(settings):
-            fingerprint = stage_fingerprint(fingerprint, stage, settings)
+        for stage, statement in compile_stages(settings, engine.dialect):
+            fingerprint = statement.fingerprint(fingerprint)
             if not rerun and checkpoints.finished(stage.name, fingerprint):
                 summary.stages.append(StageReport(stage.name, checkpoints.rows(stage.name), 0.0, reused=True))
                 continue
             rerun = True
             progress(stage.name)
             clock = time.perf_counter()
-            with transaction(con):
-                run_stage(con, stage, settings)
+            with engine.atomic(STAGES_KEPT):
+                engine.create_table(stage.name, statement)
                 if stage.name == "documents":
-                    con.execute("create or replace table skipped as select * from raw_skipped").fetchall()
+                    engine.create_table("skipped", query("skipped", dialect=engine.dialect))
                 rows = checkpoints.record(stage.name, fingerprint, settings)
             summary.stages.append(StageReport(stage.name, rows, time.perf_counter() - clock))
     finally:
-        for view in ("raw_documents", "raw_skipped"):
-            try:
-                con.unregister(view)
-            except duckdb.Error:
-                pass  # the connection is closing after a failure; the views die with it
+        engine.unregister("raw_documents")
+        engine.unregister("raw_skipped")
 
     counts = {report.name: report.rows for report in summary.stages}
     summary.skipped = skipped.num_rows
@@ -172,43 +170,6 @@ def _execute(con: duckdb.DuckDBPyConnection, settings: Settings, progress: Progr
     summary.candidates = counts["candidates"]
     summary.pairs = counts["pairs"]
 
-    _record_run(con, settings, summary, started)
-    pairs = con.sql(f"select {PAIR_COLUMNS} from pairs order by jaccard desc, id_a, id_b").to_arrow_table()
+    record_run(engine, settings, summary.counts(), {s.name: round(s.seconds, 4) for s in summary.stages}, started)
+    pairs = engine.fetch_arrow(query("export_pairs", dialect=engine.dialect))
     return RunResult(pairs=pairs, summary=summary, skipped=skipped)
-
-
-def _record_run(con: duckdb.DuckDBPyConnection, settings: Settings, summary: Summary, started: datetime) -> None:
-    con.execute(
-        """
-        create table if not exists runs (
-            run_id integer, started_at timestamptz, finished_at timestamptz, dedup_version varchar,
-            duckdb_version varchar, hash_scheme varchar, options json, counts json, stage_seconds json
-        )
-        """
-    ).fetchall()
-    counts = {
-        "read": summary.read,
-        "processed": summary.processed,
-        "empty": summary.empty,
-        "skipped": summary.skipped,
-        "latin1": summary.latin1,
-        "shingles": summary.shingles,
-        "candidates": summary.candidates,
-        "pairs": summary.pairs,
-    }
-    con.execute(
-        """
-        insert into runs
-        select coalesce(max(run_id), 0) + 1, $started, now(), $dedup, $duckdb, $scheme, $options, $counts, $seconds
-        from runs
-        """,
-        {
-            "started": started,
-            "dedup": __version__,
-            "duckdb": duckdb.__version__,
-            "scheme": SCHEME,
-            "options": json.dumps(settings.options()),
-            "counts": json.dumps(counts),
-            "seconds": json.dumps({s.name: round(s.seconds, 4) for s in summary.stages}),
-        },
-    ).fetchall()

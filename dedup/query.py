@@ -2,56 +2,20 @@
 
 from __future__ import annotations
 
-import duckdb
 import pyarrow as pa
 
+from .engine import Engine
 from .errors import DedupError, UsageError
 from .index import doc_ids_of, index_settings
 from .settings import Settings
-from .stages import pipeline_stages, run_stage
+from .sqlfiles import query
+from .stages import compile_stages
 
-PROBE = """
-select h.doc_id, count(*) as shared_bands
-from band_hashes as h
-join query_buckets as q on q.band = h.band and q.bucket = h.bucket
-where h.doc_id <> $exclude
-group by h.doc_id
-having count(*) >= $min_bands
-"""
-
-# In the scratch database: documents.id holds the index's doc_id, and $query marks the query.
-JACCARD = """
-with query_shingles as (
-    select s.fingerprint
-    from shingles as s
-    join documents as d on d.doc_id = s.doc_id
-    where d.id = $query
-),
-counts as (
-    select s.doc_id, count(*) as n, count(q.fingerprint) as shared
-    from shingles as s
-    left join query_shingles as q on q.fingerprint = s.fingerprint
-    group by s.doc_id
-)
-select d.id as doc_id, c.shared / (c.n + (select count(*) from query_shingles) - c.shared) as jaccard
-from counts as c
-join documents as d on d.doc_id = c.doc_id
-where d.id <> $query
-"""
 QUERY = 0  # doc_ids of the index start at 1
-
-RESULT = """
-select d.id, j.jaccard, c.shared_bands
-from query_jaccard as j
-join query_candidates as c on c.doc_id = j.doc_id
-join documents as d on d.doc_id = j.doc_id
-where j.jaccard >= $min_jaccard
-order by j.jaccard desc, d.id
-"""
 
 
 def query_index(
-    con: duckdb.DuckDBPyConnection,
+    engine: Engine,
     *,
     text: str | None = None,
     doc_id: str | None = None,
@@ -63,7 +27,8 @@ def query_index(
     The query text goes through the same stage SQL as the index (in a scratch in-memory
     database), so its buckets and shingles are what a run would have computed for it.
     """
-    settings = index_settings(con)
+    settings = index_settings(engine)
+    dialect = engine.dialect
     if min_jaccard is None:
         min_jaccard = settings.threshold
     if not 0.0 <= min_jaccard <= 1.0:
@@ -72,33 +37,33 @@ def query_index(
         raise UsageError(f"--min-bands must be between 1 and {settings.banding.bands}, got {min_bands}")
     exclude = -1
     if doc_id is not None:
-        found = doc_ids_of(con, [doc_id])
+        found = doc_ids_of(engine, [doc_id])
         if doc_id not in found:
             raise DedupError(f"no document with id {doc_id!r} in the index")
         exclude = found[doc_id]
-        text = con.execute("select text from documents where doc_id = $d", {"d": exclude}).fetchall()[0][0]
+        text = engine.fetch_rows(query("query_text", {"doc_id": exclude}, dialect))[0][0]
     assert text is not None
-    scratch = duckdb.connect()
+    scratch = engine.scratch()
     try:
         if doc_id is not None:  # an indexed document: its buckets are stored already
-            buckets = con.sql("select band, bucket from band_hashes where doc_id = $d", params={"d": exclude})
-            buckets = buckets.to_arrow_table()
+            buckets = engine.fetch_arrow(query("query_stored_buckets", {"doc_id": exclude}, dialect))
         else:
             buckets = _query_buckets(scratch, settings, text)
-        con.register("query_buckets", buckets)
-        candidates = con.sql(PROBE, params={"exclude": exclude, "min_bands": min_bands}).to_arrow_table()
-        con.unregister("query_buckets")
-        texts = _texts(con, candidates.column("doc_id").to_pylist())
+        engine.register_arrow("query_buckets", buckets)
+        probe = query("query_probe", {"exclude": exclude, "min_bands": min_bands}, dialect)
+        candidates = engine.fetch_arrow(probe)
+        engine.unregister("query_buckets")
+        texts = _texts(engine, candidates.column("doc_id").to_pylist())
         jaccard = _jaccard(scratch, settings, text, texts)
     finally:
         scratch.close()
-    con.register("query_candidates", candidates)
-    con.register("query_jaccard", jaccard)
+    engine.register_arrow("query_candidates", candidates)
+    engine.register_arrow("query_jaccard", jaccard)
     try:
-        return con.sql(RESULT, params={"min_jaccard": min_jaccard}).to_arrow_table()
+        return engine.fetch_arrow(query("query_result", {"min_jaccard": min_jaccard}, dialect))
     finally:
-        con.unregister("query_candidates")
-        con.unregister("query_jaccard")
+        engine.unregister("query_candidates")
+        engine.unregister("query_jaccard")
 
 
 def _raw(ids: list[int], texts: list[str]) -> pa.Table:
@@ -112,34 +77,32 @@ def _raw(ids: list[int], texts: list[str]) -> pa.Table:
     )
 
 
-def _run_until(scratch: duckdb.DuckDBPyConnection, settings: Settings, raw: pa.Table, last: str) -> None:
-    scratch.register("raw_documents", raw)
-    for stage in pipeline_stages(settings):
-        run_stage(scratch, stage, settings)
+def _run_until(scratch: Engine, settings: Settings, raw: pa.Table, last: str) -> None:
+    scratch.register_arrow("raw_documents", raw)
+    for stage, statement in compile_stages(settings, scratch.dialect):
+        scratch.create_table(stage.name, statement)
         if stage.name == last:
             break
     scratch.unregister("raw_documents")
 
 
-def _query_buckets(scratch: duckdb.DuckDBPyConnection, settings: Settings, text: str) -> pa.Table:
+def _query_buckets(scratch: Engine, settings: Settings, text: str) -> pa.Table:
     _run_until(scratch, settings, _raw([QUERY], [text]), "band_hashes")
-    return scratch.sql("select band, bucket from band_hashes").to_arrow_table()
+    return scratch.fetch_arrow(query("query_buckets", dialect=scratch.dialect))
 
 
-def _texts(con: duckdb.DuckDBPyConnection, doc_ids: list[int]) -> pa.Table:
-    con.register("wanted_doc_ids", pa.table({"doc_id": pa.array(doc_ids, pa.int64())}))
+def _texts(engine: Engine, doc_ids: list[int]) -> pa.Table:
+    engine.register_arrow("wanted_doc_ids", pa.table({"doc_id": pa.array(doc_ids, pa.int64())}))
     try:
-        return con.sql(
-            "select doc_id, text from documents where doc_id in (select doc_id from wanted_doc_ids) order by doc_id"
-        ).to_arrow_table()
+        return engine.fetch_arrow(query("query_texts", dialect=engine.dialect))
     finally:
-        con.unregister("wanted_doc_ids")
+        engine.unregister("wanted_doc_ids")
 
 
-def _jaccard(scratch: duckdb.DuckDBPyConnection, settings: Settings, text: str, texts: pa.Table) -> pa.Table:
+def _jaccard(scratch: Engine, settings: Settings, text: str, texts: pa.Table) -> pa.Table:
     """Exact Jaccard of the query with each candidate, from shingles recomputed by the stage SQL."""
     if texts.num_rows == 0:
         return pa.table({"doc_id": pa.array([], pa.int64()), "jaccard": pa.array([], pa.float64())})
     ids = [QUERY, *texts.column("doc_id").to_pylist()]
     _run_until(scratch, settings, _raw(ids, [text, *texts.column("text").to_pylist()]), "shingles")
-    return scratch.sql(JACCARD, params={"query": QUERY}).to_arrow_table()
+    return scratch.fetch_arrow(query("query_jaccard", {"query": QUERY}, scratch.dialect))

@@ -1,17 +1,20 @@
-"""Finding the SQL stages, compiling their generated parts, and running each with its parameters."""
+"""The pipeline's stages (sql/NN_*.sql) and their compilation, for one run's settings, into statements.
+
+A stage is compiled once into a Statement (dedup.engine): its generated column lists filled,
+its parameters bound. The same value fingerprints the stage (resume) and runs it.
+"""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import duckdb
-
 from . import sqltext
+from .engine import Statement
 from .hashing import bucket_constants, permutation_coefficients
 from .settings import Settings
+from .sqlfiles import bind, fill, fragment, read_sql, sql_dir
 
 # Texts are shingled in pieces of this many code points (char) or tokens (word), or k if larger:
 # each piece is extended by the first k - 1 units of the next one (sql/fragments/shingle_texts_*.sql).
@@ -24,22 +27,11 @@ def shingle_piece(shingle_type: str, k: int) -> int:
     return max(SHINGLE_PIECE[shingle_type], k)
 
 
-PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
-TEMPLATE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
-
-
-def sql_dir() -> Path:
-    """sql/ ships inside the installed package; in a source checkout it is the top-level sql/."""
-    packaged = Path(__file__).parent / "sql"
-    return packaged if packaged.is_dir() else Path(__file__).parent.parent / "sql"
-
-
 @dataclass(frozen=True)
 class Stage:
     file: str
     name: str
     header: dict[str, str]
-    template: str
 
     @property
     def variant(self) -> str | None:
@@ -57,13 +49,8 @@ class Stage:
 def all_stages() -> tuple[Stage, ...]:
     stages = []
     for path in sorted(sql_dir().glob("*.sql")):
-        text = path.read_text(encoding="utf-8")
-        header = {}
-        for line in text.splitlines():
-            match = re.match(r"--\s*(stage|reads|writes|params|methods):\s*(.*)", line)
-            if match:
-                header[match.group(1)] = match.group(2).strip()
-        stages.append(Stage(file=path.name, name=header["stage"], header=header, template=text))
+        header = dict(read_sql(path.name).header)
+        stages.append(Stage(file=path.name, name=header["stage"], header=header))
     return tuple(stages)
 
 
@@ -88,27 +75,33 @@ def stage_named(name: str, settings: Settings) -> Stage:
 SHINGLE_SOURCES = ("documents", "chosen_documents")
 
 
-def shingle_texts_sql(shingle_type: str, documents: str = "documents") -> str:
+def shingle_texts_sql(shingle_type: str, documents: str = "documents", dialect: str = "duckdb") -> str:
     """The shared definition of a shingle (sql/fragments/shingle_texts_<type>.sql) over `documents`."""
     if shingle_type not in ("char", "word") or documents not in SHINGLE_SOURCES:
         raise ValueError(f"no shingle fragment for {shingle_type!r} over {documents!r}")
-    fragment = (sql_dir() / "fragments" / f"shingle_texts_{shingle_type}.sql").read_text(encoding="utf-8")
-    return TEMPLATE.sub(lambda m: {"documents": documents}[m.group(1)], fragment).rstrip()
+    return fragment(f"shingle_texts_{shingle_type}", dialect, documents=documents)
 
 
-def compile_sql(stage: Stage, settings: Settings) -> str:
-    """The exact SQL that runs for this stage: the template with its generated column lists."""
+def compile_stage(stage: Stage, settings: Settings, dialect: str = "duckdb") -> Statement:
+    """The stage as it runs: its file with the generated column lists, and its parameters bound."""
     banding = settings.banding
     fragments = {
-        "shingle_texts": lambda: shingle_texts_sql(settings.shingle_type),
+        "shingle_texts": lambda: shingle_texts_sql(settings.shingle_type, dialect=dialect),
         "minhash_columns": lambda: sqltext.minhash_columns(settings.num_perm),
         "bucket_list": lambda: sqltext.bucket_list(banding.bands, banding.rows),
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),
     }
-    return TEMPLATE.sub(lambda m: fragments[m.group(1)](), stage.template)
+    sql = fill(read_sql(stage.file, dialect).text, fragments)
+    return bind(stage.name, dialect, sql, parameter_values(settings))
+
+
+def compile_stages(settings: Settings, dialect: str = "duckdb") -> list[tuple[Stage, Statement]]:
+    """Every stage of the run with its statement, in order."""
+    return [(stage, compile_stage(stage, settings, dialect)) for stage in pipeline_stages(settings)]
 
 
 def parameter_values(settings: Settings) -> dict[str, object]:
+    """The value of every parameter a stage or a query of the run's options may use."""
     values: dict[str, object] = {
         "k": settings.shingle_size,
         "piece": shingle_piece(settings.shingle_type, settings.shingle_size),
@@ -122,14 +115,3 @@ def parameter_values(settings: Settings) -> dict[str, object]:
     for j, c in enumerate(bucket_constants(settings.banding.rows)):
         values[f"c_{j}"] = c
     return values
-
-
-def used_parameters(sql: str) -> list[str]:
-    body = "\n".join(line for line in sql.splitlines() if not line.lstrip().startswith("--"))
-    return sorted(set(PARAMETER.findall(body)))
-
-
-def run_stage(con: duckdb.DuckDBPyConnection, stage: Stage, settings: Settings) -> None:
-    sql = compile_sql(stage, settings)
-    values = parameter_values(settings)
-    con.execute(sql, {name: values[name] for name in used_parameters(sql)}).fetchall()

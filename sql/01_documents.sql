@@ -8,7 +8,6 @@
 -- whitespace (Python str.isspace) collapsed to one space, trimmed.
 -- norm is computed before the numbering window: after it, the window's single ordered stream
 -- made the regex run on one thread.
-create or replace table documents as
 with normalized as (
     select
         id,

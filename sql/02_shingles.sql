@@ -7,7 +7,6 @@
 -- fingerprint = the first 8 bytes of MD5(UTF-8 shingle) read little-endian (a published hash
 -- that does not change between DuckDB releases, unlike hash()); h = its upper 32 bits, the
 -- input of the MinHash permutations.
-create or replace table shingles as
 with shingle_texts as (
 {{ shingle_texts }}
 ),

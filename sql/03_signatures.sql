@@ -9,7 +9,6 @@
 -- integer, and a mask costs about half of a division by a prime (benchmarks/permutations.py
 -- measures both, with their estimate error and recall). The minima are columns of one
 -- group by: ~3x faster than a cross join with a permutations table grouped by (doc, perm).
-create or replace table signatures as
 select
     doc_id,
     count(*) as n_shingles,

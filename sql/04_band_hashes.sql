@@ -7,7 +7,6 @@
 -- the xor of v_j * c_j for fixed odd 32-bit constants c_j: equal bands always share a bucket;
 -- different bands share one with probability ~2^-32, which only adds a candidate that
 -- verification then rejects.
-create or replace table band_hashes as
 select
     doc_id,
     unnest(range($bands)) as band,

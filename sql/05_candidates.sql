@@ -5,7 +5,6 @@
 -- methods: lsh
 -- One row per pair of documents that share at least one bucket (MMDS ch. 3.4.1), with the
 -- number of bands in which they collided.
-create or replace table candidates as
 select a.doc_id as doc_id_a, b.doc_id as doc_id_b, count(*) as shared_bands
 from band_hashes as a
 join band_hashes as b

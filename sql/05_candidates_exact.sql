@@ -12,7 +12,6 @@
 -- joined with B's "probe" prefix |B| - ceil(t|B|) + 1. The 1e-9 slack only lengthens prefixes
 -- and widens size bounds, so rounding cannot lose a pair; verification keeps exactly those >= t.
 -- shared_bands counts the shared prefix shingles (this method has no bands).
-create or replace table candidates as
 with frequencies as (
     select fingerprint, count(*) as df
     from shingles

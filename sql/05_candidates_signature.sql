@@ -7,7 +7,6 @@
 -- is at least the threshold, by comparing the signatures of all n(n-1)/2 pairs: no banding, so
 -- no S-curve, but quadratic work; the estimate's error (s.d. ~sqrt(s(1-s)/num_perm)) still
 -- loses pairs just above the threshold. shared_bands holds the number of equal values.
-create or replace table candidates as
 with compared as (
     select sa.doc_id as doc_id_a, sb.doc_id as doc_id_b, ({{ equal_minhash_count }}) as shared_bands
     from signatures as sa

@@ -4,7 +4,6 @@
 -- params: $threshold, $num_perm
 -- The result: one row per unordered pair with exact Jaccard >= threshold, plus the MinHash
 -- estimate (share of equal signature values), sorted by jaccard descending, then ids.
-create or replace table pairs as
 select
     v.doc_id_a,
     v.doc_id_b,

@@ -7,8 +7,9 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from dedup.engine.duckdb import DuckDBEngine
 from dedup.settings import Settings
-from dedup.stages import pipeline_stages, run_stage
+from dedup.stages import compile_stage, pipeline_stages
 
 
 def settings_for(**options) -> Settings:
@@ -36,7 +37,7 @@ def run_stages(con: duckdb.DuckDBPyConnection, settings: Settings, until: str, s
         if stage.name == start:
             started = True
         if started:
-            run_stage(con, stage, settings)
+            DuckDBEngine(con).create_table(stage.name, compile_stage(stage, settings))
         if stage.name == until:
             return
     raise AssertionError(f"no stage {until}")

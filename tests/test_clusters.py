@@ -10,6 +10,7 @@ from indexing import make_index, rows
 
 from dedup.choices import Keep
 from dedup.clusters import build_clusters
+from dedup.engine.duckdb import DuckDBEngine
 
 
 def union_find(ids: list[object], edges: list[tuple[object, object]]) -> set[frozenset]:
@@ -40,7 +41,7 @@ def test_clusters_equal_union_find_on_the_pairs(tmp_path):
     docs = planted_corpus(40, 4, seed=11)
     db = make_index(tmp_path, docs, "index", "--threshold", "0.5")
     con = duckdb.connect(str(db))
-    build_clusters(con, Keep.first)
+    build_clusters(DuckDBEngine(con), Keep.first)
     pairs = con.execute("select id_a, id_b from pairs").fetchall()
     got = components(con.execute("select id, cluster_id from clusters").fetchall())
     survivors = con.execute("select cluster_id, count(*) from clusters where is_survivor group by all").fetchall()
@@ -75,7 +76,7 @@ def hand_built(con, texts: dict[int, str], edges: list[tuple[int, int]], ids: di
 def test_a_long_path_converges_in_few_rounds(con):
     n = 2000
     hand_built(con, {d: f"text {d}" for d in range(1, n + 1)}, [(d, d + 1) for d in range(1, n)])
-    rounds = build_clusters(con)
+    rounds = build_clusters(DuckDBEngine(con))
     assert con.execute("select count(distinct cluster_id), min(cluster_id) from clusters").fetchall() == [(1, 1)]
     assert rounds <= 40  # pointer jumping: logarithmic, not 2000 rounds
 
@@ -85,7 +86,7 @@ def test_exact_duplicates_cluster_without_pairs(con):
     texts = {d: "the same boilerplate" for d in range(1, 3001)}
     texts[3001] = "something else"
     hand_built(con, texts, [])
-    build_clusters(con)
+    build_clusters(DuckDBEngine(con))
     sizes = con.execute("select cluster_size, count(*) from clusters group by all order by 1").fetchall()
     assert sizes == [(1, 1), (3000, 3000)]
 
@@ -103,7 +104,7 @@ def test_survivor_follows_each_rule(con, keep, survivor):
     texts = {1: "xxxx", 2: "xxxxxx", 3: "xx", 4: "yyyyyy", 5: "yyy"}
     ids = {1: "a", 2: "b", 3: "c", 4: "d", 5: "e"}
     hand_built(con, texts, [(1, 2), (2, 3), (3, 4), (4, 5)], ids)
-    build_clusters(con, keep)
+    build_clusters(DuckDBEngine(con), keep)
     assert con.execute("select id from clusters where is_survivor").fetchall() == [(survivor,)]
 
 

@@ -10,6 +10,7 @@ from indexing import invoke, make_index, rows
 from typer.testing import CliRunner
 
 from dedup.cli import app
+from dedup.engine.duckdb import DuckDBEngine
 from dedup.explain import explain_pair
 from dedup.hashing import bucket_constants
 from dedup.index import index_settings
@@ -44,10 +45,10 @@ def test_explain_equals_recomputation(tmp_path, kind, k):
     docs = planted_corpus(6, 3, seed=4)
     db = make_index(tmp_path, docs, "index", "--threshold", "0.5", "--shingle-type", kind, "-k", str(k))
     con = duckdb.connect(str(db), read_only=True)
-    settings = index_settings(con)
+    settings = index_settings(DuckDBEngine(con))
     b, r = settings.banding.bands, settings.banding.rows
     for id_a, id_b in [("d0001", "d0001v0"), ("d0001v2", "d0001v1"), ("d0002", "d0003")]:
-        e = explain_pair(con, id_a, id_b, examples=4)
+        e = explain_pair(DuckDBEngine(con), id_a, id_b, examples=4)
         a, bset = reference.shingles(docs[e.id_a], k, kind), reference.shingles(docs[e.id_b], k, kind)
         assert (e.shingles_a, e.shingles_b, e.shared) == (len(a), len(bset), len(a & bset))
         assert e.jaccard == pytest.approx(reference.jaccard(a, bset), abs=1e-12)
@@ -79,7 +80,7 @@ def test_query_by_id_equals_the_pairs_of_that_document(planted):
     docs, db = planted
     con = duckdb.connect(str(db), read_only=True)
     for doc_id in ("d0003", "d0010v1", "d0020v2"):
-        got = query_index(con, doc_id=doc_id).to_pylist()
+        got = query_index(DuckDBEngine(con), doc_id=doc_id).to_pylist()
         expected = rows(
             db,
             f"""select if(id_a = '{doc_id}', id_b, id_a) as other, jaccard from pairs
@@ -93,14 +94,14 @@ def test_query_by_id_equals_the_pairs_of_that_document(planted):
 def test_query_by_text_equals_a_scan(planted, min_bands):
     docs, db = planted
     con = duckdb.connect(str(db), read_only=True)
-    settings = index_settings(con)
+    settings = index_settings(DuckDBEngine(con))
     b, r = settings.banding.bands, settings.banding.rows
     text = docs["d0007"].replace(docs["d0007"].split()[3], "changed") + " and one more"
     query_buckets = buckets_of(text, "word", 2, b, r)
     query_set = reference.shingles(text, 2, "word")
     got = [
         (row["id"], row["jaccard"], row["shared_bands"])
-        for row in query_index(con, text=text, min_jaccard=0.2, min_bands=min_bands).to_pylist()
+        for row in query_index(DuckDBEngine(con), text=text, min_jaccard=0.2, min_bands=min_bands).to_pylist()
     ]
     con.close()
     stored = {}
@@ -135,8 +136,8 @@ def test_buckets_add_up(planted):
     con = duckdb.connect(str(db), read_only=True)
     from dedup.buckets import bucket_sizes, largest_buckets
 
-    per_band = bucket_sizes(con).to_pylist()
-    largest = largest_buckets(con, 3, 2).to_pylist()
+    per_band = bucket_sizes(DuckDBEngine(con)).to_pylist()
+    largest = largest_buckets(DuckDBEngine(con), 3, 2).to_pylist()
     con.close()
     n = len(docs)
     for row in per_band:
@@ -153,17 +154,18 @@ def test_buckets_add_up(planted):
 @pytest.mark.parametrize("kind,k", [("char", 5), ("word", 3)])
 def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
     """explain's shingle texts come from the shingle stage's fragment: they must give the same set."""
-    from dedup.queries import compile_query
-    from dedup.stages import parameter_values, shingle_texts_sql, used_parameters
+    from dedup.sqlfiles import query
+    from dedup.stages import parameter_values, shingle_texts_sql
 
     long_text = " ".join(f"Wörd{i % 97} ünd {i}" for i in range(400))  # longer than one 256 piece
     docs = {"long": long_text, "short": "tiny", "other": "Größe und Maß: ÉTÉ à Paris, naïve café " * 20}
     db = make_index(tmp_path, docs, "index", "--shingle-type", kind, "-k", str(k))
     con = duckdb.connect(str(db), read_only=True)
-    settings = index_settings(con)
+    settings = index_settings(DuckDBEngine(con))
     values = {**parameter_values(settings), "doc_id_a": 1, "doc_id_b": 3}
-    sql = compile_query("shingle_texts", {"shingle_texts": shingle_texts_sql(kind, "chosen_documents")})
-    got = con.execute(sql, {n: values[n] for n in used_parameters(sql)}).fetchall()
+    got = DuckDBEngine(con).fetch_rows(
+        query("shingle_texts", values, shingle_texts=shingle_texts_sql(kind, "chosen_documents"))
+    )
     stored = con.execute("select doc_id, fingerprint from shingles where doc_id in (1, 3)").fetchall()
     ids = dict(con.execute("select doc_id, id from documents").fetchall())
     con.close()

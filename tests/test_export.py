@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from dedup.choices import What
 from dedup.cli import app
+from dedup.engine.duckdb import DuckDBEngine
 from dedup.export import export_table
 
 DOCS = {
@@ -50,7 +51,7 @@ def test_every_export_round_trips(tmp_path, what, suffix):
     out = tmp_path / f"out{suffix}"
     invoke("export", db, "--what", what, "--output", out)
     con = duckdb.connect(str(db))
-    expected = export_table(con, what).to_pylist()
+    expected = export_table(DuckDBEngine(con), what).to_pylist()
     con.close()
     assert expected, "every export has rows for this corpus"
     got = read_back(out, what)
@@ -68,9 +69,9 @@ def test_every_export_round_trips(tmp_path, what, suffix):
 def test_export_contents(tmp_path):
     db = make_index(tmp_path, DOCS, "index", "--threshold", "0.5", "-k", "5")
     con = duckdb.connect(str(db))
-    adjacency = {row["id"]: row["similar"] for row in export_table(con, "adjacency").to_pylist()}
-    duplicates = export_table(con, "duplicates").to_pylist()
-    survivors = [row["id"] for row in export_table(con, "survivors").to_pylist()]
+    adjacency = {row["id"]: row["similar"] for row in export_table(DuckDBEngine(con), "adjacency").to_pylist()}
+    duplicates = export_table(DuckDBEngine(con), "duplicates").to_pylist()
+    survivors = [row["id"] for row in export_table(DuckDBEngine(con), "survivors").to_pylist()]
     con.close()
     assert adjacency == {
         "a1": ["a2", "a3"],

@@ -5,7 +5,6 @@
 -- The candidates stage restricted to pairs with at least one added document. Added documents
 -- get doc_ids from $first_new up, above every indexed one, so such a pair always has its
 -- larger doc_id_b among them: pairs of two old documents are not joined again.
-create or replace table candidates as
 select a.doc_id as doc_id_a, b.doc_id as doc_id_b, count(*) as shared_bands
 from band_hashes as b
 join band_hashes as a

@@ -5,7 +5,6 @@
 -- The edges of the similarity graph: every pair, plus one edge from each exact duplicate (same
 -- normalized text, with shingles) to the first of its group. A text repeated n times then
 -- costs n - 1 edges, not n(n-1)/2, whatever the pairs table holds for it.
-create or replace table cluster_edges as
 with texts as (
     select d.doc_id, min(d.doc_id) over (partition by d.norm) as first_doc_id
     from documents as d

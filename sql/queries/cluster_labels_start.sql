@@ -3,5 +3,4 @@
 -- writes: cluster_labels(doc_id, label)
 -- params: (none)
 -- Every document starts in its own component, labelled by its own doc_id.
-create or replace table cluster_labels as
 select doc_id, doc_id as label from documents

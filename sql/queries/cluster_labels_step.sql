@@ -7,7 +7,6 @@
 -- decrease, so rounds are repeated until none changes; the label is then the smallest doc_id of
 -- the connected component. Jumping makes a path of length n converge in O(log n) rounds
 -- instead of n (the "hook and shortcut" of Shiloach-Vishkin).
-create or replace table cluster_labels_next as
 with neighbours as (
     select e.doc_id_a as doc_id, l.label from cluster_edges as e join cluster_labels as l on l.doc_id = e.doc_id_b
     union all

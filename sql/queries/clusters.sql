@@ -5,7 +5,6 @@
 -- One row per document: its connected component (cluster_id = smallest doc_id in it), the size
 -- of the component, and whether it is the one document kept. The survivor is the first document
 -- of the component by the --keep rule, ties broken by id, so the choice is deterministic.
-create or replace table clusters as
 with ranked as (
     select
         d.doc_id,

@@ -1,0 +1,35 @@
+"""`dedup report`: the HTML report of a run's database."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .cli import app, fail, stderr
+from .errors import DedupError, UsageError
+
+
+@app.command()
+def report(
+    db: Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")] = Path("report.html"),
+    top: Annotated[int, typer.Option(help="Largest clusters and buckets shown.", min=0)] = 10,
+    sample_pairs: Annotated[int, typer.Option(help="Pairs sampled across the similarity range.", min=0)] = 20,
+) -> None:
+    """Write one self-contained HTML page about a run: threshold, duplicates side by side, boilerplate, clusters.
+
+    Example: dedup report run.duckdb --output report.html
+    """
+    from .html_report import build_report
+
+    try:
+        if output.is_dir():
+            raise UsageError(f"--output is a folder: {output}")
+        if not output.parent.exists():
+            raise UsageError(f"folder of --output does not exist: {output.parent}")
+        built = build_report(db, output, top=top, sample_pairs=sample_pairs)
+    except DedupError as error:
+        fail(error)
+    except OSError as error:
+        fail(DedupError(f"cannot write {output}: {error.strerror}"))
+    stderr.print(f"wrote {output} ({built.size / 1e6:.2f} MB) in {built.seconds:.1f} s", markup=False)

@@ -1,0 +1,72 @@
+"""The engine seam: everything dedup asks of a SQL engine, and its DuckDB implementation.
+
+The interface (the truth for a second engine such as Spark):
+
+- `Statement(name, dialect, sql, parameters)` (statement.py): one compiled statement, a value.
+  `sql` is the text as it runs in `dialect`, a query for a table (the SELECT; the engine writes
+  the `create ... as` line), with `$name` parameter markers (an engine whose markers differ,
+  e.g. Spark's `:name`, rewrites them when it runs the statement); `parameters` holds the value
+  of exactly the names the text uses. Statements are built by `dedup.sqlfiles` from the files
+  of sql/ (sql/<dialect>/ first, where a dialect's semantics differ) and never by hand.
+  A stage's statement is compiled once and used both for its resume fingerprint
+  (`Statement.fingerprint`) and to run it.
+- `Engine` (protocol.py): `dialect`, `version`, `create_table(name, statement)`,
+  `create_table_sql(name, statement)` (the text create_table runs), `execute(statement)`,
+  `fetch_arrow(statement)`, `fetch_rows(statement)`, `register_arrow(name, table)`,
+  `unregister(name)`, `has_table(name)`, `drop_table(name)`, `rename_table(name, new_name)`,
+  `atomic(interrupted)` (context manager: all or nothing; Ctrl-C becomes
+  Interrupted(interrupted)), `scratch()` (an empty in-memory database of the same engine),
+  `interrupt()` (from another thread), `close()`.
+  Failures leave an engine as `dedup.errors.EngineError` (one line; `out_of_space`) or as
+  KeyboardInterrupt (Ctrl-C, interrupt()); no engine-specific exception escapes.
+- `open_engine(path, settings=None, read_only=False)`: the engine for a database file (or an
+  in-memory database when path is None) with the user's limits. `engine_for(dialect)` is the
+  class, for what needs no database (show-sql).
+- `DuckDBEngine` (duckdb.py) is the only module of dedup that imports duckdb.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .protocol import Engine
+from .statement import Statement
+
+if TYPE_CHECKING:
+    from ..settings import Settings
+    from .duckdb import DuckDBEngine
+
+__all__ = ["Engine", "Statement", "open_engine", "engine_for", "temp_directory", "DIALECTS"]
+
+DIALECTS = ("duckdb",)
+
+
+def temp_directory(path: Path, settings: Settings | None) -> Path:
+    """Where an engine spills: --temp-dir, or a folder next to the database (`<db>.tmp`)."""
+    if settings is not None and settings.temp_dir is not None:
+        return settings.temp_dir
+    return path.with_name(path.name + ".tmp")
+
+
+def engine_for(dialect: str) -> type[DuckDBEngine]:
+    if dialect != "duckdb":
+        raise ValueError(f"no engine for dialect {dialect!r}")
+    from .duckdb import DuckDBEngine
+
+    return DuckDBEngine
+
+
+def open_engine(path: Path | None, settings: Settings | None = None, read_only: bool = False) -> Engine:
+    """An engine on the database at `path` (in memory if None), with the settings' limits if given."""
+    from .duckdb import DuckDBEngine
+
+    if settings is None:
+        return DuckDBEngine.open(path, read_only=read_only)
+    return DuckDBEngine.open(
+        path,
+        threads=settings.threads,
+        memory_limit=settings.memory_limit,
+        temp_directory=temp_directory(path, settings) if path is not None else None,
+        read_only=read_only,
+    )

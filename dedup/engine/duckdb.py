@@ -1,0 +1,202 @@
+"""DuckDBEngine: the Engine on a DuckDB database file (or in memory), and the only `import duckdb`.
+
+It opens databases with the user's limits (threads, memory, spill folder), refuses files that
+are not DuckDB databases, and turns DuckDB's failures into dedup errors: a lock held by another
+process, out of memory or disk, Ctrl-C (KeyboardInterrupt).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from ..errors import DedupError, EngineError, Interrupted, UsageError
+from ..sqltext import quote_identifier
+from .statement import Statement
+
+DUCKDB_MAGIC = b"DUCK"  # bytes 8..11 of every DuckDB database file
+PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def table_name(name: str) -> str:
+    """A table name as written in SQL: plain lowercase names bare (as in sql/), any other quoted."""
+    return name if PLAIN_NAME.fullmatch(name) else quote_identifier(name)
+
+
+def first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def is_interrupt(error: BaseException) -> bool:
+    """Ctrl-C as DuckDB reports it (it turns a pending SIGINT into 'Query interrupted')."""
+    if isinstance(error, duckdb.InterruptException):
+        return True
+    return isinstance(error, RuntimeError) and str(error).startswith("Query interrupted")
+
+
+@contextmanager
+def translated() -> Iterator[None]:
+    """DuckDB's failures as dedup's: KeyboardInterrupt for Ctrl-C, EngineError for the rest."""
+    try:
+        yield
+    except (duckdb.Error, RuntimeError) as error:
+        if is_interrupt(error):
+            raise KeyboardInterrupt from None
+        if not isinstance(error, duckdb.Error):
+            raise
+        message = first_line(error)
+        out_of_space = "offload" in message or "No space left" in message
+        raise EngineError(message, out_of_space=out_of_space) from None
+
+
+def check_database_path(path: Path, read_only: bool = False) -> None:
+    """Refuse a path that cannot be (or must not be overwritten as) a DuckDB database."""
+    if not path.parent.exists():
+        raise UsageError(f"folder of the database does not exist: {path.parent}")
+    if path.is_dir():
+        raise UsageError(f"the database path is a folder: {path}")
+    if read_only and not path.exists():
+        raise UsageError(f"no database at {path}")
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(12)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise DedupError(f"cannot open database {path}: {error.strerror}") from None
+    if head and head[8:12] != DUCKDB_MAGIC:
+        raise UsageError(f"{path} exists but is not a DuckDB database; give a new file or a database made by dedup")
+
+
+class DuckDBEngine:
+    """An Engine on one DuckDB connection."""
+
+    dialect = "duckdb"
+    version = duckdb.__version__
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, config: dict[str, Any] | None = None) -> None:
+        self.con = con
+        self.config = dict(config or {})
+
+    @classmethod
+    def open(
+        cls,
+        path: Path | None,
+        *,
+        threads: int | None = None,
+        memory_limit: str | None = None,
+        temp_directory: Path | None = None,
+        read_only: bool = False,
+    ) -> DuckDBEngine:
+        """The database at `path` (created if missing unless read_only), or in memory if None."""
+        config: dict[str, Any] = {}
+        if threads is not None:
+            config["threads"] = threads
+        if memory_limit is not None:
+            config["memory_limit"] = memory_limit
+        if temp_directory is not None:
+            config["temp_directory"] = str(temp_directory)
+        if path is None:
+            return cls(duckdb.connect(config=config), config)
+        check_database_path(path, read_only)
+        try:
+            con = duckdb.connect(str(path), read_only=read_only, config=config)
+        except duckdb.Error as error:
+            message = first_line(error)
+            if "Could not set lock" in message or "Conflicting lock" in message:
+                raise DedupError(
+                    f"database {path} is in use by another process; wait for it or use another --db"
+                ) from None
+            raise DedupError(f"cannot open database {path}: {message}") from None
+        return cls(con, config)
+
+    @staticmethod
+    def create_table_sql(name: str, statement: Statement) -> str:
+        return f"create or replace table {table_name(name)} as\n{statement.sql.strip()}"
+
+    def create_table(self, name: str, statement: Statement) -> None:
+        self._run(self.create_table_sql(name, statement), statement)
+
+    def execute(self, statement: Statement) -> None:
+        self._run(statement.sql, statement)
+
+    def fetch_rows(self, statement: Statement) -> list[tuple[Any, ...]]:
+        return self._run(statement.sql, statement)
+
+    def fetch_arrow(self, statement: Statement) -> pa.Table:
+        with translated():
+            return self.con.sql(statement.sql, params=dict(statement.parameters) or None).to_arrow_table()
+
+    def register_arrow(self, name: str, table: pa.Table) -> None:
+        with translated():
+            self.con.register(name, table)
+
+    def unregister(self, name: str) -> None:
+        try:
+            self.con.unregister(name)
+        except (duckdb.Error, RuntimeError):
+            pass  # the connection is closing after a failure; the view dies with it
+
+    def has_table(self, name: str) -> bool:
+        rows = self._query(
+            "select count(*) from duckdb_tables() where schema_name = 'main' and table_name = $name", {"name": name}
+        )
+        return bool(rows[0][0])
+
+    def drop_table(self, name: str) -> None:
+        self._query(f"drop table if exists {quote_identifier(name)}")
+
+    def rename_table(self, name: str, new_name: str) -> None:
+        self._query(f"alter table {quote_identifier(name)} rename to {quote_identifier(new_name)}")
+
+    @contextmanager
+    def atomic(self, interrupted: str) -> Iterator[None]:
+        self._query("begin transaction")
+        try:
+            yield
+        except BaseException as error:
+            self._rollback()
+            if isinstance(error, KeyboardInterrupt) or is_interrupt(error):
+                raise Interrupted(interrupted) from None
+            raise
+        self._query("commit")
+
+    def scratch(self) -> DuckDBEngine:
+        return DuckDBEngine(duckdb.connect(config=self.config), self.config)
+
+    def interrupt(self) -> None:
+        try:
+            self.con.interrupt()
+        except (duckdb.Error, RuntimeError):
+            pass  # closed already
+
+    def close(self) -> None:
+        try:
+            self.con.close()
+        except (duckdb.Error, RuntimeError):
+            pass
+
+    def _run(self, sql: str, statement: Statement) -> list[tuple[Any, ...]]:
+        return self._query(sql, dict(statement.parameters))
+
+    def _query(self, sql: str, parameters: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        with translated():
+            return self.con.execute(sql, parameters or None).fetchall()
+
+    def _rollback(self) -> None:
+        # A second Ctrl-C (or a late interrupt() from the watcher) can hit the rollback itself: retry.
+        for _ in range(3):
+            try:
+                self.con.execute("rollback").fetchall()
+                return
+            except duckdb.TransactionException:
+                return  # no transaction is open any more
+            except (duckdb.Error, RuntimeError, KeyboardInterrupt):
+                continue

@@ -1,0 +1,64 @@
+"""What the rest of dedup asks of an engine: the Engine protocol."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+import pyarrow as pa
+
+from .statement import Statement
+
+
+class Engine(Protocol):
+    """One open database (a file, or a scratch database in memory) of one SQL dialect.
+
+    Every failure leaves as a dedup error: EngineError (one line, `out_of_space` set when memory
+    or disk ran out) or KeyboardInterrupt for Ctrl-C and interrupt(); nothing engine-specific
+    reaches the caller.
+    """
+
+    dialect: str  # picks sql/<dialect>/ files over sql/ where both exist
+    version: str  # of the engine, recorded in the runs table
+
+    def create_table(self, name: str, statement: Statement) -> None:
+        """Create (or replace) table `name` as the rows of the query `statement`."""
+
+    def create_table_sql(self, name: str, statement: Statement) -> str:
+        """The text create_table runs (what `dedup show-sql` prints)."""
+
+    def execute(self, statement: Statement) -> None:
+        """Run a statement that returns nothing (DML, DDL of the index commands)."""
+
+    def fetch_arrow(self, statement: Statement) -> pa.Table:
+        """The rows of a query as an Arrow table."""
+
+    def fetch_rows(self, statement: Statement) -> list[tuple[Any, ...]]:
+        """The rows of a query as Python tuples (small results: counts, settings)."""
+
+    def register_arrow(self, name: str, table: pa.Table) -> None:
+        """Make an Arrow table readable as relation `name` until unregister(name)."""
+
+    def unregister(self, name: str) -> None:
+        """Forget a registered relation; never fails (the database may be closing)."""
+
+    def has_table(self, name: str) -> bool:
+        """Whether table `name` exists in the main schema."""
+
+    def drop_table(self, name: str) -> None:
+        """Drop table `name` if it exists."""
+
+    def rename_table(self, name: str, new_name: str) -> None:
+        """Rename table `name` to `new_name`."""
+
+    def atomic(self, interrupted: str) -> AbstractContextManager[None]:
+        """All of the block or nothing; Ctrl-C inside becomes Interrupted(interrupted)."""
+
+    def scratch(self) -> Engine:
+        """A new empty database of the same engine and options, in memory, for throwaway tables."""
+
+    def interrupt(self) -> None:
+        """Stop the statement running now, from another thread (Ctrl-C); never fails."""
+
+    def close(self) -> None:
+        """Close the database; never fails."""

@@ -1,0 +1,109 @@
+"""The one loader of sql/: read a file (its dialect's version first), fill its fragments, bind its parameters.
+
+A file of sql/ starts with a header of `-- key: value` lines (stage or query, reads, writes,
+params, methods) and holds one statement; a query that makes a table is its SELECT alone (the
+engine writes the `create ... as` line). `{{ name }}` marks a fragment that Python fills from
+its own fixed lists (generated column lists, quoted table names, a shared fragment file), never
+from user input; `$name` marks a parameter. The binding rule, for every statement: the values
+of exactly the `$names` the text uses, outside comments, are bound; a missing one is an error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .engine import Statement
+
+PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+TEMPLATE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+HEADER = re.compile(r"--\s*(stage|query|fragment|reads|writes|params|methods):\s*(.*)")
+
+Fragments = Mapping[str, str | Callable[[], str]]
+
+
+def sql_dir() -> Path:
+    """sql/ ships inside the installed package; in a source checkout it is the top-level sql/."""
+    packaged = Path(__file__).parent / "sql"
+    return packaged if packaged.is_dir() else Path(__file__).parent.parent / "sql"
+
+
+@dataclass(frozen=True)
+class SqlFile:
+    path: str  # relative to sql/, e.g. "03_signatures.sql" or "queries/clusters.sql"
+    header: Mapping[str, str]
+    text: str
+
+
+def parse_header(text: str) -> dict[str, str]:
+    header = {}
+    for line in text.splitlines():
+        match = HEADER.match(line)
+        if match:
+            header[match.group(1)] = match.group(2).strip()
+    return header
+
+
+@cache
+def read_sql(path: str, dialect: str = "duckdb") -> SqlFile:
+    """sql/<dialect>/<path> if that file exists, else sql/<path>."""
+    root = sql_dir()
+    own = root / dialect / path
+    file = own if own.is_file() else root / path
+    text = file.read_text(encoding="utf-8")
+    return SqlFile(path=path, header=parse_header(text), text=text)
+
+
+def fill(text: str, fragments: Fragments) -> str:
+    """The text with each `{{ name }}` replaced by its fragment (a string, or a function making it)."""
+
+    def replace(match: re.Match[str]) -> str:
+        fragment = fragments[match.group(1)]
+        return fragment if isinstance(fragment, str) else fragment()
+
+    return TEMPLATE.sub(replace, text)
+
+
+def used_parameters(sql: str) -> list[str]:
+    """The `$names` a statement uses, outside `--` comment lines, sorted."""
+    body = "\n".join(line for line in sql.splitlines() if not line.lstrip().startswith("--"))
+    return sorted(set(PARAMETER.findall(body)))
+
+
+def bind(name: str, dialect: str, sql: str, values: Mapping[str, Any]) -> Statement:
+    """The statement with the values of exactly the parameters its text uses."""
+    missing = [p for p in used_parameters(sql) if p not in values]
+    if missing:
+        raise KeyError(f"{name}: no value for ${missing[0]}")
+    return Statement(name, dialect, sql, {p: values[p] for p in used_parameters(sql)})
+
+
+def statement(
+    path: str,
+    values: Mapping[str, Any] | None = None,
+    fragments: Fragments | None = None,
+    dialect: str = "duckdb",
+) -> Statement:
+    """The statement of sql/<path> for `dialect`, its fragments filled and its parameters bound."""
+    file = read_sql(path, dialect)
+    sql = fill(file.text, fragments or {})
+    return bind(Path(path).stem, dialect, sql, values or {})
+
+
+def query(name: str, values: Mapping[str, Any] | None = None, dialect: str = "duckdb", **fragments: str) -> Statement:
+    """The statement of sql/queries/<name>.sql."""
+    return statement(f"queries/{name}.sql", values, fragments, dialect)
+
+
+def fragment(name: str, dialect: str = "duckdb", **fragments: str) -> str:
+    """The text of sql/fragments/<name>.sql, its own fragments filled (a piece of another statement)."""
+    return fill(read_sql(f"fragments/{name}.sql", dialect).text, fragments).rstrip()
+
+
+def user_query(text: str, dialect: str = "duckdb") -> Statement:
+    """The user's own SQL (`dedup sql`), as it was typed, with no parameters: run read-only only."""
+    return Statement("user_query", dialect, text, {})

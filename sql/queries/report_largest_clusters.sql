@@ -1,0 +1,68 @@
+-- query:  report_largest_clusters
+-- reads:  clusters(doc_id, id, cluster_id, cluster_size, is_survivor), pairs(doc_id_a, doc_id_b, jaccard, estimate),
+--         documents(doc_id, id, text)
+-- writes: (none: a SELECT for `dedup report`)
+-- params: $top, $members, $max_chars
+-- The $top largest clusters: size, the first $members ids (survivor first), and one pair of the
+-- cluster to show side by side: the survivor with its least similar neighbour (the pair a
+-- reviewer most needs to see), or the least similar pair if the survivor has no direct pair.
+with largest as (
+    select cluster_id, any_value(cluster_size) as size
+    from clusters
+    where cluster_size > 1
+    group by cluster_id
+    order by size desc, cluster_id
+    limit $top
+),
+survivors as (
+    select c.cluster_id, c.doc_id as survivor, c.id as survivor_id
+    from clusters as c
+    join largest as l on l.cluster_id = c.cluster_id
+    where c.is_survivor
+),
+members as (
+    select c.cluster_id, list_slice(list(c.id order by c.is_survivor desc, c.id), 1, $members) as member_ids
+    from clusters as c
+    join largest as l on l.cluster_id = c.cluster_id
+    group by c.cluster_id
+),
+shown as (
+    select
+        c.cluster_id,
+        p.doc_id_a,
+        p.doc_id_b,
+        p.jaccard,
+        p.estimate,
+        row_number() over (
+            partition by c.cluster_id
+            order by (p.doc_id_a = s.survivor or p.doc_id_b = s.survivor) desc, p.jaccard, p.doc_id_a, p.doc_id_b
+        ) as rank
+    from clusters as c
+    join largest as l on l.cluster_id = c.cluster_id
+    join survivors as s on s.cluster_id = c.cluster_id
+    join pairs as p on p.doc_id_a = c.doc_id
+)
+select
+    l.cluster_id,
+    l.size,
+    s.survivor_id,
+    m.member_ids,
+    p.doc_id_a,
+    p.doc_id_b,
+    da.id as id_a,
+    db.id as id_b,
+    p.jaccard,
+    p.estimate,
+    p.doc_id_a = s.survivor as survivor_a,
+    p.doc_id_b = s.survivor as survivor_b,
+    left(da.text, $max_chars) as text_a,
+    left(db.text, $max_chars) as text_b,
+    length(da.text) as length_a,
+    length(db.text) as length_b
+from largest as l
+join survivors as s on s.cluster_id = l.cluster_id
+join members as m on m.cluster_id = l.cluster_id
+left join shown as p on p.cluster_id = l.cluster_id and p.rank = 1
+left join documents as da on da.doc_id = p.doc_id_a
+left join documents as db on db.doc_id = p.doc_id_b
+order by l.size desc, l.cluster_id

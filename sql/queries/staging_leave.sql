@@ -1,0 +1,4 @@
+-- query:  staging_leave
+-- params: (none)
+-- Back to main.
+reset search_path
