@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from . import sqltext
+from . import lowercase, sqltext
 from .engine import Statement
 from .hashing import bucket_constants, permutation_coefficients
 from .settings import Settings
@@ -85,10 +85,16 @@ def shingle_texts_sql(shingle_type: str, documents: str = "documents", dialect: 
 def compile_stage(stage: Stage, settings: Settings, dialect: str = "duckdb") -> Statement:
     """The stage as it runs: its file with the generated column lists, and its parameters bound."""
     banding = settings.banding
+    spark = dialect == "spark"
     fragments = {
         "shingle_texts": lambda: shingle_texts_sql(settings.shingle_type, dialect=dialect),
-        "minhash_columns": lambda: sqltext.minhash_columns(settings.num_perm),
-        "bucket_list": lambda: sqltext.bucket_list(banding.bands, banding.rows),
+        # Spark's bigint is signed and overflow raises: its generated columns multiply in 16-bit halves.
+        "minhash_columns": lambda: (sqltext.spark_minhash_columns if spark else sqltext.minhash_columns)(
+            settings.num_perm
+        ),
+        "bucket_list": lambda: (sqltext.spark_bucket_list if spark else sqltext.bucket_list)(
+            banding.bands, banding.rows
+        ),
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),
     }
     sql = fill(read_sql(stage.file, dialect).text, fragments)
@@ -114,4 +120,6 @@ def parameter_values(settings: Settings) -> dict[str, object]:
         values[f"b_{i}"] = b
     for j, c in enumerate(bucket_constants(settings.banding.rows)):
         values[f"c_{j}"] = c
+    # DuckDB's lower() as translate() arguments, for engines whose lower() differs (sql/spark/01_documents.sql)
+    values["lower_from"], values["lower_to"] = lowercase.translate_arguments()
     return values

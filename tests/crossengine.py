@@ -12,8 +12,7 @@ from dedup.corpus import read_inputs
 from dedup.engine.spark import SparkEngine
 from dedup.pipeline import execute
 from dedup.settings import Settings
-from dedup.spark_stages import compile_statements
-from dedup.stages import pipeline_stages
+from dedup.stages import compile_stages, pipeline_stages
 
 U64 = 2**64
 
@@ -49,9 +48,8 @@ def spark_tables(engine: SparkEngine, settings: Settings, raw: pa.Table) -> dict
     pq.write_table(raw, source)
     engine.register_dataframe("raw_documents", engine.session.read.parquet(str(source)))
     tables = {}
-    for stage in pipeline_stages(settings):
-        for name, sql, parameters in compile_statements(stage, settings):
-            engine.create_table(name, sql, parameters)
+    for stage, statement in compile_stages(settings, "spark"):
+        engine.create_table(stage.name, statement)
         tables[stage.name] = engine.session.table(stage.name).toArrow()
     return tables
 
