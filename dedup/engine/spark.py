@@ -85,7 +85,7 @@ def new_session(master: str | None = None, conf: dict[str, str] | None = None, a
     for key, value in {**DEFAULT_CONF, **(conf or {})}.items():
         builder = builder.config(key, value)
     session = builder.getOrCreate()
-    session.sparkContext.setLogLevel("ERROR")
+    session.sparkContext.setLogLevel("FATAL")  # failures reach the user as one line (EngineError)
     return session
 
 
@@ -122,7 +122,13 @@ def translated() -> Iterator[None]:
 
         if not isinstance(error, PySparkException) and type(error).__module__.split(".")[0] not in ("py4j", "pyspark"):
             raise
+        java = getattr(error, "java_exception", None)
         message = _first_line(error)
+        if java is not None and message.startswith("An error occurred while calling"):
+            cause = java
+            while cause.getCause() is not None:
+                cause = cause.getCause()
+            message = _first_line(Exception(str(cause.getMessage() or cause.toString())))
         raise EngineError(message, out_of_space="No space left" in message) from None
 
 

@@ -1,6 +1,6 @@
 -- query:  raw_numbered
--- reads:  raw_sorted(source, id, text, encoding, reason, sorted_position)
--- writes: raw_numbered(source_row, position, source, id, text, encoding, reason)
+-- reads:  raw_sorted(source, id, id_prefix, text, content, whole_file, reason, sorted_position)
+-- writes: raw_numbered(source_row, position, source, id, id_prefix, text, content, whole_file, reason)
 -- params: (none)
 -- dialect: spark (the DuckDB engine numbers inputs in Python while reading them).
 -- source_row: the 1-based row of a row (line, table row) in its own file, the id of lines and of
@@ -32,8 +32,10 @@ ranked as (
             partition by p.part order by p.index_in_part rows between unbounded preceding and current row
         ) as position,
         p.id,
+        p.id_prefix,
         p.text,
-        p.encoding,
+        p.content,
+        p.whole_file,
         p.reason
     from parts as p
     join offsets as o on o.part = p.part
@@ -43,6 +45,15 @@ sources as (
     from ranked
     group by source
 )
-select r.row_number - s.rows_before as source_row, r.position, r.source, r.id, r.text, r.encoding, r.reason
+select
+    r.row_number - s.rows_before as source_row,
+    r.position,
+    r.source,
+    r.id,
+    r.id_prefix,
+    r.text,
+    r.content,
+    r.whole_file,
+    r.reason
 from ranked as r
 join sources as s on s.source = r.source
