@@ -9,6 +9,11 @@ from .cli import app, fail, stderr
 from .errors import DedupError, UsageError
 
 
+def is_duckdb_file(path: Path) -> bool:
+    with path.open("rb") as stream:
+        return stream.read(12)[8:12] == b"DUCK"
+
+
 @app.command()
 def report(
     db: Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")],
@@ -27,6 +32,8 @@ def report(
             raise UsageError(f"--output is a folder: {output}")
         if not output.parent.exists():
             raise UsageError(f"folder of --output does not exist: {output.parent}")
+        if output.exists() and is_duckdb_file(output):
+            raise UsageError(f"--output {output} is a DuckDB database; give the path of an HTML file")
         built = build_report(db, output, top=top, sample_pairs=sample_pairs)
     except DedupError as error:
         fail(error)

@@ -4,8 +4,9 @@ Playwright's own browser downloads are never used: it drives the system Chromium
 `executable_path`. Without Chromium (or Playwright) the browser tests skip on a developer's
 machine and fail under CI=true, where .ci/run installs it.
 
-Also a script: `python tests/browser.py REPORT.html SHOT.png [WIDTH HEIGHT]` takes a screenshot
-of the top of a report (how data/report-clough.png in the README was made).
+Also a script: `python tests/browser.py REPORT.html SHOT.png [WIDTH HEIGHT [SELECTOR]]` takes a
+screenshot of the top of a report, or of one element (how the README's data/report-clough*.png
+were made, then reduced to 64 colours).
 """
 
 from __future__ import annotations
@@ -68,13 +69,13 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-def screenshot(report: Path, out: Path, width: int = 1100, height: int = 1250) -> None:
+def screenshot(report: Path, out: Path, width: int = 1100, height: int = 1250, selector: str | None = None) -> None:
     with chromium() as browser:
         page = browser.new_page(viewport={"width": width, "height": height})
         page.goto(report.resolve().as_uri())
-        page.screenshot(path=str(out))
+        (page.locator(selector).first if selector else page).screenshot(path=str(out))
 
 
 if __name__ == "__main__":
     sizes = [int(value) for value in sys.argv[3:5]]
-    screenshot(Path(sys.argv[1]), Path(sys.argv[2]), *sizes)
+    screenshot(Path(sys.argv[1]), Path(sys.argv[2]), *sizes, *sys.argv[5:6])  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from conftest import REPO
 from indexing import invoke, rows
 from reporting import HOSTILE, clough_db, hostile_db
 from typer.testing import CliRunner
@@ -110,6 +111,7 @@ def test_gathered_figures_equal_the_database(clough):
         (1 - p) / p for (j,) in verified if j >= 0.5 for p in [detection_probability(j, *banding_of(banding))]
     )
     assert data.missed == pytest.approx(expected)
+    assert data.near_below == sum(1 for (j,) in verified if 0.45 <= j < 0.5)
     assert len(data.pair_sample) == 7 and len(data.clusters) == 3 and len(data.buckets) <= 3
     assert sum(size * count for size, count in data.cluster_sizes) == data.totals["documents"] == 100
     distances = [abs(p.jaccard - 0.5) for p in data.pair_sample]
@@ -147,19 +149,21 @@ def test_hostile_documents_and_ids_are_shown_as_text(tmp_path):
     assert any(evil_id in (attrs.get("data-id-a"), attrs.get("data-id-b")) for attrs in pair_tags)
 
 
-def test_top_and_sample_pairs_bound_what_is_shown(tmp_path):
-    db = clough_db(tmp_path, "--threshold", "0.5")
+def test_top_and_sample_pairs_bound_what_is_shown(tmp_path, clough):
+    db, _ = clough
     page = report(db, tmp_path / "small.html", "--top", "1", "--sample-pairs", "2")
     elements = parse(page)
     clusters = [a for t, a in elements.tags if t == "div" and (a.get("id") or "").startswith("cluster-")]
     pairs = [a for t, a in elements.tags if t == "article"]
     assert len(clusters) == 1
     assert len(pairs) == 1 + 2  # the cluster's pair and the sample
+    none = parse(report(db, tmp_path / "none.html", "--top", "0", "--sample-pairs", "0"))
+    assert not [a for t, a in none.tags if t == "article"]
 
 
-def test_the_report_is_the_same_bytes_every_time(tmp_path):
-    db = clough_db(tmp_path)
-    assert report(db, tmp_path / "one.html") == report(db, tmp_path / "two.html")
+def test_the_report_is_the_same_bytes_every_time(tmp_path, clough):
+    db, page = clough
+    assert report(db, tmp_path / "again.html") == page
 
 
 def test_a_run_without_pairs_still_reports(tmp_path):
@@ -175,6 +179,7 @@ def test_a_run_without_pairs_still_reports(tmp_path):
         (["{db}", "--output", "{tmp}/no/such/folder/r.html"], "folder of --output does not exist"),
         (["{db}", "--output", "{tmp}"], "--output is a folder"),
         (["{db}", "--top", "-1"], "Invalid value"),
+        (["{db}", "--output", "{db}"], "is a DuckDB database"),
     ],
 )
 def test_bad_arguments_are_one_line_usage_errors(tmp_path, args, message):
@@ -235,3 +240,26 @@ def test_the_report_counts_a_skipped_input_with_its_reason(tmp_path):
     assert "2 read = 1 processed + 0 empty + 1 skipped" in text
     reason = rows(db, "select reason from skipped")[0][0]
     assert re.sub(r"\s+", " ", reason) in text
+
+
+@pytest.mark.parametrize("method", ["exact", "signature"])
+def test_runs_of_every_method_report(tmp_path, method):
+    db = clough_db(tmp_path, "--method", method, "--threshold", "0.5")
+    page = report(db, tmp_path / "report.html")
+    assert f"This run used --method {method}: it has no LSH buckets." in page
+    pairs = rows(db, "select doc_id_a, doc_id_b from pairs order by jaccard, doc_id_a limit 1")
+    ids = {attrs.get("id") for _, attrs in parse(page).tags}
+    assert f"pair-{pairs[0][0]}-{pairs[0][1]}" in ids
+
+
+def test_an_index_grown_by_add_reports_its_first_run_and_the_add(tmp_path):
+    db = clough_db(tmp_path)
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "copy.txt").write_text((REPO / "data" / "clough" / "orig_taska.txt").read_text(encoding="latin-1"))
+    invoke("add", db, extra, "-q")
+    page = report(db, tmp_path / "report.html")
+    text = " ".join(" ".join(parse(page).text).split())
+    assert "100 read = 100 processed + 0 empty + 0 skipped" in text  # the run that built the index
+    assert "1 document added with dedup add" in text
+    assert "101 documents" in text

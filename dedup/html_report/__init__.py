@@ -11,12 +11,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import DedupError
-from ..index import open_index
+from ..engine import open_engine
+from ..errors import DedupError, UsageError
 from .data import gather
 from .page import write
 
-REPORT_TABLES = ("clusters", "skipped", "stages")
+# Every method leaves these; band_hashes only `--method lsh` (the buckets section needs it).
+REPORT_TABLES = ("documents", "signatures", "candidates", "verified", "pairs", "runs", "stages", "skipped", "clusters")
 
 
 @dataclass(frozen=True)
@@ -29,12 +30,16 @@ class Built:
 def build_report(db: Path, output: Path, top: int = 10, sample_pairs: int = 20) -> Built:
     """Read the run's database (read-only) and write the report to `output`."""
     clock = time.perf_counter()
-    with open_index(db, read_only=True) as engine:
+    if not db.exists():
+        raise UsageError(f"no database at {db} (create one with `dedup run ... --db {db}`)")
+    engine = open_engine(db, read_only=True)
+    try:
         missing = [table for table in REPORT_TABLES if not engine.has_table(table)]
         if missing:
-            raise DedupError(
-                f"{db} has no {', '.join(missing)} table: make it with `dedup run ... --db` (or `dedup clusters`)"
-            )
-        data = gather(engine, db, top=top, sample_pairs=sample_pairs)
+            hint = "`dedup clusters DB` makes it" if missing == ["clusters"] else "make it with `dedup run ... --db`"
+            raise DedupError(f"{db} has no {', '.join(missing)} table: {hint}")
+        data = gather(engine, db, top=top, sample_pairs=sample_pairs, buckets=engine.has_table("band_hashes"))
+    finally:
+        engine.close()
     size = write(data, output)
     return Built(output, size, time.perf_counter() - clock)

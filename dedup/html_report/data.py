@@ -22,6 +22,7 @@ HISTOGRAM_WIDTH = 0.02  # Jaccard bins of the histogram, aligned on the threshol
 SAMPLE_BINS = 20  # the similarity range is cut in this many bins to sample pairs across it
 MAX_CHARS = 3000  # characters of a document shown side by side
 MEMBERS = 12  # ids listed per cluster or bucket
+NEAR = 0.05  # "just below the threshold": Jaccard in [threshold - NEAR, threshold)
 
 
 def fetch(
@@ -111,6 +112,7 @@ class ReportData:
     totals: dict[str, int]
     histogram: list[tuple[float, float, int]]  # (low, high, candidates); high == threshold for the last rejected
     missed: float | None  # estimated pairs LSH missed (None: the method has no misses to estimate)
+    near_below: int  # verified candidates with Jaccard in [threshold - NEAR, threshold)
     pair_sample: list[Pair]
     clusters: list[Cluster]
     buckets: list[Bucket]
@@ -158,8 +160,8 @@ def histogram_bins(threshold: float, width: float = HISTOGRAM_WIDTH) -> tuple[in
     return math.floor(-threshold / width + 1e-9), max(math.ceil((1 - threshold) / width - 1e-9) - 1, 0)
 
 
-def gather(engine: Engine, db: Path, top: int, sample_pairs: int) -> ReportData:
-    """Read everything the report shows from an open database."""
+def gather(engine: Engine, db: Path, top: int, sample_pairs: int, buckets: bool = True) -> ReportData:
+    """Read everything the report shows from an open database (`buckets`: it has band_hashes)."""
     runs = [Run.from_row(row) for row in fetch(engine, "report_runs")]
     base = base_run(runs)
     banding = banding_of(base)
@@ -191,21 +193,16 @@ def gather(engine: Engine, db: Path, top: int, sample_pairs: int) -> ReportData:
         )
         missed = float(estimate[0]["missed"])
     equal = {"equal_minhash_count": equal_minhash_count(num_perm)}
-    pair_sample = [
-        Pair(**row)
-        for row in fetch(
-            engine,
-            "report_pair_sample",
-            {
-                "threshold": threshold,
-                "sample_bins": SAMPLE_BINS,
-                "limit": max(sample_pairs, 0),
-                "max_chars": MAX_CHARS,
-                "num_perm": num_perm,
-            },
-            equal,
-        )
-    ]
+    pair_sample = []
+    if sample_pairs > 0:  # min_by(..., n) needs n >= 1
+        values = {
+            "threshold": threshold,
+            "sample_bins": SAMPLE_BINS,
+            "limit": sample_pairs,
+            "max_chars": MAX_CHARS,
+            "num_perm": num_perm,
+        }
+        pair_sample = [Pair(**row) for row in fetch(engine, "report_pair_sample", values, equal)]
     clusters = []
     for row in fetch(
         engine, "report_largest_clusters", {"top": max(top, 0), "members": MEMBERS, "max_chars": MAX_CHARS}
@@ -213,14 +210,10 @@ def gather(engine: Engine, db: Path, top: int, sample_pairs: int) -> ReportData:
         head = {key: row.pop(key) for key in ("cluster_id", "size", "survivor_id", "member_ids")}
         pair = Pair(**row, kept=True) if row["doc_id_a"] is not None else None
         clusters.append(Cluster(**head, pair=pair))
-    buckets = [
-        Bucket(**row)
-        for row in fetch(
-            engine,
-            "report_largest_buckets",
-            {"top": max(top, 0), "scan": max(top, 0) * banding.bands, "members": MEMBERS, "max_chars": MAX_CHARS},
-        )
-    ]
+    largest_buckets = []
+    if buckets:
+        values = {"top": max(top, 0), "scan": max(top, 0) * banding.bands, "members": MEMBERS, "max_chars": MAX_CHARS}
+        largest_buckets = [Bucket(**row) for row in fetch(engine, "report_largest_buckets", values)]
     return ReportData(
         db=db,
         runs=runs,
@@ -230,8 +223,13 @@ def gather(engine: Engine, db: Path, top: int, sample_pairs: int) -> ReportData:
         totals={key: int(value) for key, value in fetch(engine, "report_totals")[0].items()},
         histogram=histogram,
         missed=missed,
+        near_below=int(
+            fetch(engine, "report_near_threshold", {"low": max(threshold - NEAR, 0.0), "threshold": threshold})[0][
+                "candidates"
+            ]
+        ),
         pair_sample=pair_sample,
         clusters=clusters,
-        buckets=buckets,
+        buckets=largest_buckets,
         cluster_sizes=[(int(r["size"]), int(r["clusters"])) for r in fetch(engine, "report_cluster_sizes")],
     )

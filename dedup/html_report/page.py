@@ -8,7 +8,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from . import charts
-from .data import MAX_CHARS, MEMBERS, Pair, ReportData
+from .data import MAX_CHARS, MEMBERS, NEAR, Pair, ReportData
 from .diff import Span, shared_text, side_by_side
 
 SIZES_LISTED = 12  # rows of the cluster size table (the chart shows every size)
@@ -48,8 +48,6 @@ def render(data: ReportData) -> str:
     threshold = data.threshold
     banding = data.banding
     lsh = data.method == "lsh"
-    near_low = max(threshold - 0.05, 0.0)
-    near_below = sum(count for low, _, count in data.histogram if near_low - 1e-12 <= low < threshold - 1e-12)
     found = totals["pairs"]
     missed = data.missed
     recall = found / (found + missed) if missed is not None and found + missed > 0 else 1.0
@@ -91,8 +89,8 @@ def render(data: ReportData) -> str:
         method=data.method,
         jaccard_chart=charts.jaccard_chart(data.histogram, threshold, banding if lsh else None),
         candidates_per_pair=f"{totals['candidates'] / found:.2f}" if found else "–",
-        near_low=near_low,
-        near_below=near_below,
+        near_low=max(threshold - NEAR, 0.0),
+        near_below=data.near_below,
         missed=missed,
         recall=recall,
         detection=banding.probability(threshold),
