@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 try:
     __version__ = version("dedup")
@@ -36,12 +36,24 @@ def run(
     memory_limit: str | None = None,
     temp_dir: str | Path | None = None,
     method: str = "lsh",
+    engine: str = "duckdb",
+    spark: Any = None,
+    work_dir: str | Path | None = None,
+    master: str | None = None,
+    spark_conf: dict[str, str] | None = None,
 ) -> pa.Table:
     """Pairs of documents with exact Jaccard >= threshold, as an Arrow table (id_a, id_b, jaccard, estimate).
 
     >>> import dedup
     >>> pairs = dedup.run("data/textreuse", threshold=0.5, shingle_type="word", shingle_size=5)
+
+    engine="spark" runs the same stages on Spark: on `spark` (an existing SparkSession, e.g. the
+    one of a spark-submit job or a notebook) or on a new session (`master`, `spark_conf`), with
+    the stage tables as Parquet under `work_dir` (a temporary folder if None: local masters only).
     """
+    import tempfile
+
+    from .errors import UsageError
     from .hashing import DEFAULT_SEED
     from .pipeline import execute
     from .settings import Settings
@@ -66,4 +78,15 @@ def run(
         temp_dir=Path(temp_dir) if temp_dir is not None else None,
         method=method,  # type: ignore[arg-type]
     )
-    return execute(settings).pairs
+    if engine == "duckdb":
+        return execute(settings).pairs
+    if engine != "spark":
+        raise UsageError(f"engine must be duckdb or spark, got {engine!r}")
+    from .spark_run import SparkOptions, execute_spark
+
+    if work_dir is not None:
+        options = SparkOptions(work_dir=str(work_dir), master=master, conf=dict(spark_conf or {}))
+        return execute_spark(settings, options, session=spark).pairs
+    with tempfile.TemporaryDirectory(prefix="dedup-spark-") as scratch:  # a local run's stage tables
+        options = SparkOptions(work_dir=scratch, master=master, conf=dict(spark_conf or {}))
+        return execute_spark(settings, options, session=spark).pairs

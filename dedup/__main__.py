@@ -1,3 +1,3 @@
-from .cli import app
+from dedup.cli import app  # absolute, so that `spark-submit .../dedup/__main__.py run ...` works too
 
 app(prog_name="dedup")

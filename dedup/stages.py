@@ -23,6 +23,11 @@ from .sqlfiles import bind, fill, fragment, read_sql, sql_dir
 SHINGLE_PIECE = {"char": 256, "word": 64}
 
 
+# The Spark candidates stage spreads a band bucket of more documents than this over several tasks
+# (sql/spark/05_candidates.sql); DuckDB's stage does not use it.
+HOT_BUCKET_ROWS = 1024
+
+
 def shingle_piece(shingle_type: str, k: int) -> int:
     return max(SHINGLE_PIECE[shingle_type], k)
 
@@ -114,6 +119,7 @@ def parameter_values(settings: Settings) -> dict[str, object]:
         "threshold": settings.threshold,
         "num_perm": settings.num_perm,
         "bands": settings.banding.bands,
+        "hot_bucket_rows": HOT_BUCKET_ROWS,
     }
     for i, (a, b) in enumerate(permutation_coefficients(settings.seed, settings.num_perm)):
         values[f"a_{i}"] = a

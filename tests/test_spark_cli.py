@@ -95,3 +95,35 @@ def test_spark_options_are_checked(tmp_path):
     assert done.exit_code == 2 and "--db is for the DuckDB engine" in done.output
     done = runner.invoke(app, ["run", folder, "--engine", "spark", "--work-dir", "w", "--spark-conf", "novalue"])
     assert done.exit_code == 2 and "KEY=VALUE" in done.output
+
+
+@pytest.mark.slow
+def test_python_api_on_an_existing_session_gives_the_duckdb_pairs(spark, tmp_path):
+    import dedup
+
+    options = {"threshold": 0.5, "shingle_type": "word", "shingle_size": 3}
+    expected = dedup.run(REPO / "data" / "clough", **options)
+    found = dedup.run(REPO / "data" / "clough", **options, engine="spark", spark=spark, work_dir=tmp_path / "work")
+    assert found.to_pylist() == expected.to_pylist() and expected.num_rows > 0
+    assert spark.range(1).count() == 1  # the caller's session is left running
+
+
+@pytest.mark.slow
+def test_spark_submit_runs_the_command(tmp_path):
+    import dedup.__main__ as entry
+
+    submit = Path(sys.executable).parent / "spark-submit"
+    out = tmp_path / "pairs.csv"
+    args = ["run", str(REPO / "data" / "clough"), "--engine", "spark", "--work-dir", str(tmp_path / "w"), "-q"]
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable}
+    done = subprocess.run(
+        [str(submit), "--master", "local[2]", entry.__file__, *args, "-o", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    expected = tmp_path / "duckdb.csv"
+    assert runner.invoke(app, ["run", str(REPO / "data" / "clough"), "-q", "-o", str(expected)]).exit_code == 0
+    assert out.read_bytes() == expected.read_bytes()

@@ -195,6 +195,8 @@ class SparkEngine:
         """Run the statement's SELECT(s) and write each table as Parquet (overwriting), then view it."""
         with translated():
             for table, sql in split_tables(name, statement.sql):
+                # Spark's jobs, metrics and event log name the table they write (benchmarks/spark_bench.py)
+                self.session.sparkContext.setJobDescription(table)
                 used = {p: statement.parameters[p] for p in used_parameters(sql)}
                 self.session.sql(spark_sql(sql), args=used).write.mode("overwrite").parquet(self.path(table))
                 self.attach(table)
