@@ -1,9 +1,12 @@
 """The dedup command line: parse options, call the library, print. Nothing else."""
 
+import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -13,8 +16,48 @@ from .choices import Keep
 from .errors import DedupError, Interrupted, UsageError
 from .hashing import DEFAULT_SEED
 
+try:  # typer >= 0.20 vendors click
+    from typer._click.exceptions import UsageError as ClickUsageError
+except ImportError:  # pragma: no cover - older typer depends on click
+    from click.exceptions import UsageError as ClickUsageError  # type: ignore[no-redef]
+from typer.core import TyperGroup
+
+
+class OneLineUsageError(ClickUsageError):
+    """A mistyped option or command: one `Error: ...` line on stderr (exit 2), as every other error."""
+
+    def show(self, file: object = None) -> None:
+        command = self.ctx.command_path if self.ctx is not None else "dedup"
+        typer.echo(f"Error: {self.format_message()} (see `{command} --help`)", err=True)
+
+
+class OneLineErrors(TyperGroup):
+    def make_context(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            return super().make_context(*args, **kwargs)
+        except ClickUsageError as error:
+            raise _one_line(error) from None
+
+    def invoke(self, ctx):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except ClickUsageError as error:
+            raise _one_line(error) from None
+
+
+def _one_line(error: ClickUsageError) -> ClickUsageError:
+    if isinstance(error, OneLineUsageError) or type(error).__name__ == "NoArgsIsHelpError":
+        return error  # `dedup` alone prints the help
+    return OneLineUsageError(error.format_message(), error.ctx)
+
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 app = typer.Typer(
+    cls=OneLineErrors,
     help="Find near-duplicate documents: shingles -> MinHash -> LSH -> exact Jaccard, in SQL (DuckDB).",
+    rich_markup_mode=None,  # plain help: flags without <bool>, every default shown, choices unbroken
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -46,7 +89,13 @@ class TableFormat(StrEnum):
 
 
 # Options that `run` and `eval` share: declared once, so their flags, defaults and help agree.
-Inputs = Annotated[list[Path], typer.Argument(help="Folders, text files, or .parquet/.csv/.jsonl tables.")]
+Inputs = Annotated[
+    list[Path],
+    typer.Argument(
+        help="Folders, text files, tables (.parquet, .csv, .tsv, .jsonl, .csv.gz, .tsv.gz, .jsonl.gz, a folder of "
+        ".parquet files), or - for one document per line on standard input."
+    ),
+]
 Threshold = Annotated[float, typer.Option("--threshold", "-t", help="Keep pairs with Jaccard >= this.")]
 ShingleTypeOption = Annotated[ShingleType, typer.Option(help="Character or word shingles.")]
 ShingleSize = Annotated[int, typer.Option("--shingle-size", "-k", help="Shingle length (characters or words).")]
@@ -58,8 +107,20 @@ Lines = Annotated[bool, typer.Option("--lines", help="Each line of a text file i
 IdColumn = Annotated[
     Optional[str], typer.Option(help="Id column of a table [default: id, or the row number if absent].")
 ]
-TextColumn = Annotated[str, typer.Option(help="Text column of a table.")]
+TextColumn = Annotated[Optional[str], typer.Option(help="Text column of a table [default: text].")]
+Delimiter = Annotated[
+    Optional[str], typer.Option(help="Field separator of .csv/.tsv tables, one character or \\t [default: , or tab].")
+]
+
+
+def delimiter_value(delimiter: str | None) -> str | None:
+    return "\t" if delimiter in ("\\t", "tab") else delimiter
+
+
 Threads = Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")]
+
+
+STDOUT = Path("-")
 
 
 def fail(error: DedupError) -> NoReturn:
@@ -100,11 +161,24 @@ def run(
     ] = Method.lsh,
     lines: Lines = False,
     id_column: IdColumn = None,
-    text_column: TextColumn = "text",
+    text_column: TextColumn = None,
+    delimiter: Delimiter = None,
     include_hidden: Annotated[bool, typer.Option("--include-hidden", help="Read hidden files and folders.")] = False,
+    strip_html: Annotated[
+        bool, typer.Option("--strip-html", help="Shingle the text of HTML: tags become spaces, entities characters.")
+    ] = False,
     db: Annotated[Optional[Path], typer.Option(help="Keep every stage's table in this DuckDB file.")] = None,
+    replace: Annotated[
+        bool,
+        typer.Option(
+            "--replace",
+            help="Rebuild an existing --db from these inputs alone, dropping its documents that they lack "
+            "(without it such a run is refused).",
+        ),
+    ] = False,
     output: Annotated[
-        Optional[Path], typer.Option("--output", "-o", help="Write pairs to .csv, .parquet or .jsonl.")
+        Optional[Path],
+        typer.Option("--output", "-o", help="Write pairs to .csv, .parquet or .jsonl (- for stdout, in --format)."),
     ] = None,
     output_format: Annotated[
         TableFormat, typer.Option("--format", help="Format of pairs printed to stdout.")
@@ -144,6 +218,7 @@ def run(
     if engine is EngineName.spark:
         spark_run_command(**locals())
         return
+    from .corpus import check_column_options
     from .deduplicated import finish_run, index_database
     from .interrupts import interrupt_on_sigint
     from .output import check_writable, write_table
@@ -163,14 +238,20 @@ def run(
             rows=rows,
             lines=lines,
             id_column=id_column,
-            text_column=text_column,
+            text_column=text_column or "text",
             include_hidden=include_hidden,
+            strip_html=strip_html,
+            delimiter=delimiter_value(delimiter),
             db=db,
             threads=threads,
             memory_limit=memory_limit,
             temp_dir=temp_dir,
             method=method.value,
+            replace_documents=replace,
         )
+        check_column_options(settings.inputs, lines, id_column, text_column, settings.delimiter)
+        if output == STDOUT:
+            output = None  # `--output -`: stdout, in --format
         if output is not None:
             check_writable(output)
         with (
@@ -189,12 +270,12 @@ def run(
     except KeyboardInterrupt:
         fail(Interrupted("interrupted"))
     if not quiet:
-        print_summary(stderr, result, settings, output)
+        print_summary(stderr, result, settings, output, show_skipped)
         if dropped is not None:
             stderr.print(f"clusters: {dropped} documents to drop (--keep {keep.value})", markup=False)
         if write_deduplicated is not None:
             stderr.print(f"wrote the deduplicated input to {write_deduplicated}", markup=False)
-    if show_skipped:
+    elif show_skipped:
         print_skipped(stderr, result.skipped)
 
 
@@ -232,6 +313,8 @@ def spark_run_command(**given: object) -> None:
             id_column=given["id_column"],  # type: ignore[arg-type]
             text_column=given["text_column"],  # type: ignore[arg-type]
             include_hidden=given["include_hidden"],  # type: ignore[arg-type]
+            strip_html=given["strip_html"],  # type: ignore[arg-type]
+            delimiter=delimiter_value(given["delimiter"]),  # type: ignore[arg-type]
             method=given["method"].value,  # type: ignore[attr-defined]
         )
         if output is not None:
@@ -256,20 +339,95 @@ def spark_run_command(**given: object) -> None:
 @app.command()
 def sql(
     db: Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")],
-    query: Annotated[str, typer.Argument(help="SQL to run (read-only).")],
+    query: Annotated[
+        Optional[str],
+        typer.Argument(help="SQL to run, read-only; several statements separated by ; [default: read from stdin]."),
+    ] = None,
     output_format: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
 ) -> None:
-    """Run a read-only SQL query on a run's database and print the result.
+    """Run read-only SQL on a run's database and print every statement's result, streamed.
+
+    Without a query, statements are read from stdin; on a terminal, one at a time at a prompt.
+    Tables wider than the terminal are printed one record at a time.
 
     Example: dedup sql run.duckdb "select * from pairs order by jaccard desc limit 10"
     """
-    from .explore import query_readonly
+    from .explore import open_readonly
 
     try:
-        table = query_readonly(db, query)
+        with open_readonly(db) as con, closed_pipe_is_normal():
+            if query is None and sys.stdin.isatty():
+                interactive(con, output_format, input)
+            else:
+                print_results(con, sys.stdin.read() if query is None else query, output_format)
     except DedupError as error:
         fail(error)
-    print_table(table, output_format)
+
+
+def print_results(con: object, query: str, output_format: TableFormat) -> None:
+    """Every statement's result in table format (a blank line between); in csv/jsonl the last one's."""
+    import shutil
+
+    from .explore import results, statements
+    from .output import TextTable, write_csv, write_jsonl
+
+    texts = statements(con, query)  # type: ignore[arg-type]
+    if output_format != TableFormat.table and len(texts) > 1:
+        stderr.print(
+            f"note: {len(texts)} statements; --format {output_format.value} prints the last one's result only",
+            markup=False,
+        )
+        for reader in results(con, ";\n".join(texts[:-1])):  # type: ignore[arg-type]
+            reader.read_all()
+        texts = texts[-1:]
+    width = shutil.get_terminal_size((120, 24)).columns
+    for number, reader in enumerate(results(con, ";\n".join(texts))):  # type: ignore[arg-type]
+        if number:
+            sys.stdout.write("\n")
+        table = TextTable(sys.stdout, reader.schema, max_width=width) if output_format == TableFormat.table else None
+        header = True
+        for batch in reader:
+            if table is not None:
+                table.write(batch)
+            elif output_format == TableFormat.csv:
+                write_csv(batch, sys.stdout, header=header)
+            else:
+                write_jsonl(batch, sys.stdout)
+            header = False
+        if table is not None and table.widths is None:  # no rows: the header still shows the columns
+            table.write(reader.schema.empty_table())
+        if output_format == TableFormat.csv and header:
+            write_csv(reader.schema.empty_table(), sys.stdout)
+
+
+def interactive(con: object, output_format: TableFormat, read_line: Callable[[str], str]) -> None:
+    """A prompt: statements end with ';'; an error is one line and the prompt goes on; Ctrl-D ends."""
+    pending: list[str] = []
+    while True:
+        try:
+            line = read_line("dedup> " if not pending else "   ... ")
+        except EOFError:
+            return
+        pending.append(line)
+        if line.rstrip().endswith(";"):
+            text, pending = "\n".join(pending), []
+            try:
+                print_results(con, text, output_format)
+            except DedupError as error:
+                stderr.print(f"Error: {error}", markup=False)
+            sys.stdout.flush()
+
+
+@contextmanager
+def closed_pipe_is_normal() -> Iterator[None]:
+    """`dedup sql ... | head -3`: when the reader goes away, stop quietly with exit 0."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python's own flush at exit must not fail again
+        raise typer.Exit(0) from None
 
 
 @app.command("show-sql")
@@ -310,11 +468,16 @@ def show_sql(
         typer.echo(engine.create_table_sql(item.name, statement).rstrip() + ";\n")
 
 
-def print_table(table: object, output_format: TableFormat) -> None:
+def print_table(table: "pa.Table", output_format: TableFormat) -> None:
     from .output import write_csv, write_jsonl, write_text_table
 
-    writers = {TableFormat.table: write_text_table, TableFormat.csv: write_csv, TableFormat.jsonl: write_jsonl}
-    writers[output_format](table, sys.stdout)  # type: ignore[arg-type]
+    with closed_pipe_is_normal():
+        if output_format == TableFormat.table:
+            write_text_table(table, sys.stdout)
+        elif output_format == TableFormat.csv:
+            write_csv(table, sys.stdout)
+        else:
+            write_jsonl(table, sys.stdout)
 
 
 # The other commands register themselves on `app` when imported; they import `app` from here.

@@ -37,7 +37,7 @@ def evaluate_command(
     rows: Rows = None,
     lines: Lines = False,
     id_column: IdColumn = None,
-    text_column: TextColumn = "text",
+    text_column: TextColumn = None,
     threads: Threads = None,
     sample: Annotated[
         Optional[int], typer.Option(min=2, help="Evaluate on this many documents drawn at random (--sample-seed).")
@@ -48,6 +48,7 @@ def evaluate_command(
 
     Example: dedup eval data/clough --threshold 0.5 --shingle-type word -k 3
     """
+    from .corpus import check_column_options
     from .evaluation import evaluate
     from .settings import Settings
 
@@ -55,8 +56,9 @@ def evaluate_command(
         settings = Settings(
             inputs=tuple(inputs), threshold=threshold, shingle_type=shingle_type.value, shingle_size=shingle_size,
             num_perm=num_perm, seed=seed, bands=bands, rows=rows, lines=lines, id_column=id_column,
-            text_column=text_column, threads=threads, method="exact",
+            text_column=text_column or "text", threads=threads, method="exact",
         )  # fmt: skip
+        check_column_options(settings.inputs, lines, id_column, text_column)
         result = evaluate(settings, sample, sample_seed)
     except DedupError as error:
         fail(error)

@@ -7,16 +7,22 @@ each with a reason, so that every input is accounted for: read = loaded + skippe
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
 
+from .cleanup import html_to_text
 from .errors import InputError, UsageError
 from .settings import Settings
 
 TABLE_EXTENSIONS = (".parquet", ".csv", ".jsonl", ".ndjson")
+# A table's format by its extension; csv, tsv and jsonl may be gzip-compressed (`.csv.gz`).
+TABLE_FORMATS = {".parquet": "parquet", ".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+COMPRESSED = (".gz",)
+STDIN = Path("-")
 BINARY_SNIFF_BYTES = 8000  # like git: a NUL byte in the first 8000 bytes means binary
 UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -36,6 +42,7 @@ class Corpus:
     texts: list[str] = field(default_factory=list)
     encodings: list[str] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # things the user may not have meant, for the summary
 
     def add(self, doc_id: object, text: str, encoding: str = "utf-8") -> None:
         self.ids.append(doc_id)
@@ -89,13 +96,17 @@ def decode(data: bytes) -> tuple[str, str]:
 
 def read_inputs(settings: Settings) -> Corpus:
     """The corpus that settings.inputs name, read with the run's input options."""
-    return read_corpus(
+    corpus = read_corpus(
         settings.inputs,
         lines=settings.lines,
         id_column=settings.id_column,
         text_column=settings.text_column,
         include_hidden=settings.include_hidden,
+        delimiter=settings.delimiter,
     )
+    if settings.strip_html:
+        corpus.texts = [html_to_text(text) for text in corpus.texts]
+    return corpus
 
 
 def read_corpus(
@@ -105,23 +116,87 @@ def read_corpus(
     id_column: str | None = None,
     text_column: str = "text",
     include_hidden: bool = False,
+    delimiter: str | None = None,
 ) -> Corpus:
     inputs = list(inputs)
     corpus = Corpus()
     prefixed = len(inputs) > 1
+    if inputs.count(STDIN) > 1:
+        raise UsageError("`-` (standard input) can be given once")
     for path in inputs:
+        if path == STDIN:  # one document per line, as --lines reads a file
+            _read_lines(corpus, path, prefix="-" if prefixed else None, data=sys.stdin.buffer.read())
+            continue
         if not path.exists() and not path.is_symlink():
             raise UsageError(f"input not found: {path}")
-        if path.is_dir():
+        if is_table(path, lines):
+            _read_table(
+                corpus, path, id_column, text_column, prefix=str(path) if prefixed else None, delimiter=delimiter
+            )
+        elif path.is_dir():
             _read_folder(corpus, path, prefix=path if prefixed else None, include_hidden=include_hidden)
         elif lines:
             _read_lines(corpus, path, prefix=str(path) if prefixed else None)
-        elif path.suffix.lower() in TABLE_EXTENSIONS:
-            _read_table(corpus, path, id_column, text_column, prefix=str(path) if prefixed else None)
         else:
             _read_file(corpus, path, str(path))
+            _note_many_lines(corpus, path)
     _check_unique(corpus.ids)
     return corpus
+
+
+MANY_LINES = 10  # a file given alone with this many lines was probably meant as one document per line
+
+
+def _note_many_lines(corpus: Corpus, path: Path) -> None:
+    if not corpus.ids or corpus.ids[-1] != str(path):
+        return  # skipped (binary, unreadable): the summary lists it already
+    lines = corpus.texts[-1].count("\n") + (not corpus.texts[-1].endswith("\n"))
+    if lines >= MANY_LINES:
+        corpus.notes.append(f"1 document from {path}, a file of {lines:,} lines: use --lines for one document per line")
+
+
+def table_format(path: Path) -> str | None:
+    """parquet, csv, tsv or jsonl for a table (by extension, `.gz` allowed except for Parquet; a
+    folder named *.parquet or holding only .parquet files is a Parquet dataset); None otherwise."""
+    if path == STDIN:
+        return None
+    if path.is_dir():
+        if path.suffix.lower() == ".parquet":
+            return "parquet"
+        files = [f for f in path.rglob("*") if f.is_file() and not f.name.startswith((".", "_"))]
+        return "parquet" if files and all(f.suffix.lower() == ".parquet" for f in files) else None
+    suffixes = [suffix.lower() for suffix in path.suffixes[-2:]]
+    if suffixes and suffixes[-1] in COMPRESSED:
+        kind = TABLE_FORMATS.get(suffixes[0]) if len(suffixes) == 2 else None
+        return kind if kind != "parquet" else None
+    return TABLE_FORMATS.get(path.suffix.lower())
+
+
+def is_table(path: Path, lines: bool = False) -> bool:
+    """Whether `path` is read as a table (so --id-column and --text-column apply to it)."""
+    return not lines and table_format(path) is not None
+
+
+def check_column_options(
+    inputs: Iterable[Path],
+    lines: bool,
+    id_column: str | None,
+    text_column: str | None,
+    delimiter: str | None = None,
+) -> None:
+    """--id-column/--text-column name a table's columns, --delimiter a CSV's separator: refuse them
+    when no input is such a table."""
+    inputs = list(inputs)
+    if delimiter is not None:
+        if len(delimiter) != 1:
+            raise UsageError(f"--delimiter must be one character (\\t for a tab), got {delimiter!r}")
+        if not any(table_format(path) in ("csv", "tsv") and not lines for path in inputs):
+            raise UsageError("--delimiter applies to .csv and .tsv tables; no input is one")
+    given = [name for name, value in (("--id-column", id_column), ("--text-column", text_column)) if value is not None]
+    if given and not any(is_table(path, lines) for path in inputs):
+        kind = "--lines files" if lines else "folders and text files"
+        verb = "apply" if len(given) > 1 else "applies"
+        raise UsageError(f"{' and '.join(given)} {verb} to tables (.parquet, .csv, .jsonl); these inputs are {kind}")
 
 
 def _check_unique(ids: list[object]) -> None:
@@ -191,12 +266,15 @@ def _read_file(corpus: Corpus, path: Path, doc_id: str) -> None:
     corpus.add(doc_id, text, encoding)
 
 
-def _read_lines(corpus: Corpus, path: Path, prefix: str | None) -> None:
+def _read_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes | None = None) -> None:
     """One document per line: split on \\n only (U+2028, U+0085 stay inside lines), strip \\r."""
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror}") from None
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise InputError(f"cannot read {path}: {error.strerror}") from None
+    if _looks_binary(data):
+        raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM) :]
     raw_lines = data.split(b"\n")
@@ -209,10 +287,42 @@ def _read_lines(corpus: Corpus, path: Path, prefix: str | None) -> None:
         corpus.add(f"{prefix}:{number}" if prefix is not None else number, text, encoding)
 
 
-def _read_table(corpus: Corpus, path: Path, id_column: str | None, text_column: str, prefix: str | None) -> None:
+BINARY_MAGIC = (b"PAR1", b"\x1f\x8b", b"PK\x03\x04", b"\x89PNG", b"%PDF", b"\xff\xd8\xff")
+
+
+def _looks_binary(data: bytes) -> bool:
+    """For --lines, where a stray NUL inside a line is kept: a known binary format's magic bytes
+    (Parquet, gzip, zip, PNG, PDF, JPEG, a DuckDB database) or over 5% NUL bytes in the first 8000."""
+    head = data[:BINARY_SNIFF_BYTES]
+    return head.startswith(BINARY_MAGIC) or head[8:12] == b"DUCK" or head.count(0) > len(head) / 20
+
+
+def read_documents(table: pa.Table, strip_html: bool = False) -> Corpus:
+    """The corpus of documents given in memory (dedup.documents.as_table: `text`, optional `id`)."""
+    corpus = Corpus()
+    _read_arrow(corpus, table, "the documents", None, "text", None)
+    if strip_html:
+        corpus.texts = [html_to_text(text) for text in corpus.texts]
+    _check_unique(corpus.ids)
+    return corpus
+
+
+def _read_table(
+    corpus: Corpus,
+    path: Path,
+    id_column: str | None,
+    text_column: str,
+    prefix: str | None,
+    delimiter: str | None = None,
+) -> None:
     if path.is_file() and path.stat().st_size == 0:
         return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
-    table = _load_table(path)
+    _read_arrow(corpus, _load_table(path, delimiter), str(path), id_column, text_column, prefix)
+
+
+def _read_arrow(
+    corpus: Corpus, table: pa.Table, path: str, id_column: str | None, text_column: str, prefix: str | None
+) -> None:
     columns = table.column_names
     if text_column not in columns:
         raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, columns))}")
@@ -238,20 +348,49 @@ def _read_table(corpus: Corpus, path: Path, id_column: str | None, text_column: 
             corpus.add(doc_id, text)
 
 
-def _load_table(path: Path) -> pa.Table:
-    suffix = path.suffix.lower()
+def _load_table(path: Path, delimiter: str | None = None) -> pa.Table:
+    kind = table_format(path)
     try:
-        if suffix == ".parquet":
+        if kind == "parquet":  # a file, or a folder of files (a dataset), read in path order
             import pyarrow.parquet as pq
 
             return pq.read_table(path)
-        if suffix == ".csv":
-            import pyarrow.csv as pcsv
-
-            return pcsv.read_csv(path, parse_options=pcsv.ParseOptions(newlines_in_values=True))
+        if kind in ("csv", "tsv"):
+            return _load_csv(path, delimiter or ("\t" if kind == "tsv" else ","))
         import pyarrow.json as pjson
 
         return pjson.read_json(path)
     except (pa.ArrowInvalid, OSError) as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise InputError(f"cannot read table {path}: {message}") from None
+
+
+def _load_csv(path: Path, delimiter: str) -> pa.Table:
+    """A CSV/TSV (gzip-compressed by extension); a row with the wrong number of fields is an
+    error that names its line, never a row silently dropped."""
+    import pyarrow.csv as pcsv
+
+    bad: list[pcsv.InvalidRow] = []
+
+    def invalid(row: pcsv.InvalidRow) -> str:
+        bad.append(row)
+        return "skip"
+
+    options = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True, invalid_row_handler=invalid)
+    table = pcsv.read_csv(path, parse_options=options)
+    if bad:
+        row = bad[0]
+        raise InputError(
+            f"{path}: line {_line_of(path, row.text)}: expected {row.expected_columns} fields separated by "
+            f"{delimiter!r}, got {row.actual_columns}: {row.text[:60]!r} (give --delimiter if it is another one)"
+        )
+    return table
+
+
+def _line_of(path: Path, row: str) -> str:
+    """The 1-based line where a row's text starts (pyarrow does not count lines in quoted values)."""
+    import gzip
+
+    data = gzip.decompress(path.read_bytes()) if path.suffix.lower() in COMPRESSED else path.read_bytes()
+    at = data.find(row.encode("utf-8", "replace"))
+    return str(data.count(b"\n", 0, at) + 1) if at >= 0 else "?"

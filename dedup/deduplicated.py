@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 
 from .choices import Keep
 from .clusters import build_clusters
-from .corpus import TABLE_EXTENSIONS, UTF8_BOM, _load_table, _walk
+from .corpus import STDIN, UTF8_BOM, _load_table, _walk, is_table
 from .engine import Engine, open_engine
 from .errors import UsageError
 from .output import FORMATS, write_table
@@ -31,14 +31,15 @@ def check_target(settings: Settings, out: Path) -> None:
     if len(settings.inputs) != 1:
         raise UsageError("--write-deduplicated takes exactly one input (a folder, a --lines file or a table)")
     source = settings.inputs[0]
+    if source == STDIN:
+        raise UsageError("--write-deduplicated writes a copy of a file or folder, not of standard input")
     if out.resolve() == source.resolve():
         raise UsageError("--write-deduplicated must not overwrite the input")
     if out.exists():
         raise UsageError(f"{out} exists already; --write-deduplicated writes a new file or folder")
     if not out.parent.exists():
         raise UsageError(f"folder of the output does not exist: {out.parent}")
-    is_table = not source.is_dir() and not settings.lines and source.suffix.lower() in TABLE_EXTENSIONS
-    if is_table and out.suffix.lower() not in FORMATS:
+    if is_table(source, settings.lines) and out.suffix.lower() not in FORMATS:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
 
 
@@ -53,12 +54,12 @@ def write_deduplicated_input(engine: Engine, settings: Settings, out: Path, keep
     source = settings.inputs[0]
     build_clusters(engine, keep)
     dropped = dropped_ids(engine)
-    if source.is_dir():
+    if is_table(source, settings.lines):  # any table form (.tsv, .csv.gz, a Parquet dataset, ...)
+        _write_table(source, out, dropped, settings)
+    elif source.is_dir():
         _write_folder(source, out, dropped, settings.include_hidden)
     elif settings.lines:
         _write_lines(source, out, dropped)
-    elif source.suffix.lower() in TABLE_EXTENSIONS:
-        _write_table(source, out, dropped, settings)
     else:  # one file is one document: it has nothing to be a duplicate of
         shutil.copyfile(source, out)
     return len(dropped)
@@ -88,7 +89,7 @@ def _write_lines(source: Path, out: Path, dropped: set[object]) -> None:
 
 
 def _write_table(source: Path, out: Path, dropped: set[object], settings: Settings) -> None:
-    table = _load_table(source)
+    table = _load_table(source, settings.delimiter)
     id_name = settings.id_column or ("id" if "id" in table.column_names else None)
     if id_name is not None:
         ids = table.column(id_name)

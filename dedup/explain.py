@@ -26,9 +26,13 @@ class Explanation:
     collided_bands: list[int]
     probability_none: float  # P(no band collides | J = jaccard) = (1 - J^r)^b
     stage: str
+    method: str = "lsh"
     shared_examples: list[str] = field(default_factory=list)
     only_a_examples: list[str] = field(default_factory=list)
     only_b_examples: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return format_explanation(self)
 
     @property
     def only_a(self) -> int:
@@ -72,13 +76,24 @@ def explain_pair(engine: Engine, id_a: str, id_b: str, examples: int = 3) -> Exp
         rows=banding.rows,
         collided_bands=collided,
         probability_none=1.0 - banding.probability(jaccard),
-        stage=_stage(engine, doc_a, doc_b, n_a, n_b, settings.threshold, collided),
+        stage=_stage(engine, doc_a, doc_b, n_a, n_b, settings.threshold, collided, settings.method, estimate),
+        method=settings.method,
     )
     _add_examples(engine, explanation, doc_a, doc_b, examples, parameter_values(settings), settings.shingle_type)
     return explanation
 
 
-def _stage(engine: Engine, doc_a: int, doc_b: int, n_a: int, n_b: int, threshold: float, collided: list[int]) -> str:
+def _stage(
+    engine: Engine,
+    doc_a: int,
+    doc_b: int,
+    n_a: int,
+    n_b: int,
+    threshold: float,
+    collided: list[int],
+    method: str = "lsh",
+    estimate: float | None = None,
+) -> str:
     if not n_a or not n_b:
         return "never compared: a document without shingles (empty) is never paired"
     values = {"doc_a": doc_a, "doc_b": doc_b}
@@ -88,6 +103,10 @@ def _stage(engine: Engine, doc_a: int, doc_b: int, n_a: int, n_b: int, threshold
     verified = engine.fetch_rows(query("explain_verified", values, engine.dialect))
     if verified:
         return f"dropped at verification: a candidate, but exact Jaccard {verified[0][0]:.6f} < {threshold}"
+    if method == "exact":
+        return f"dropped at candidates: --method exact's prefix filter proves Jaccard < {threshold}"
+    if method == "signature":
+        return f"dropped at candidates: --method signature's MinHash estimate {estimate} < {threshold}"
     if collided:
         return "not a candidate although bands collided: the index is out of date (add or run again)"
     return "dropped at candidates: no band collided, so the pair was never compared"
@@ -126,6 +145,8 @@ def format_explanation(e: Explanation) -> str:
             f"no band of {e.bands} collided; at Jaccard {e.jaccard:.6f} that happens with probability "
             f"(1 - J^{e.rows})^{e.bands} = {e.probability_none:.6f}"
         )
+    if e.method != "lsh":
+        bands += f" (not used: the index was built with --method {e.method})"
     lines = [
         f"a: {e.id_a}  ({e.shingles_a} shingles)",
         f"b: {e.id_b}  ({e.shingles_b} shingles)",

@@ -1,19 +1,49 @@
-"""Reading a run's database after the fact: the user's own SQL, on a database opened read-only."""
+"""Reading a run's database after the fact: the user's own SQL, on a database opened read-only,
+statement by statement, streamed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
 
-from .engine import open_engine
+from .engine import Engine, open_engine
 from .sqlfiles import user_query
+
+BATCH_ROWS = 2048
 
 
 def query_readonly(db: Path, text: str) -> pa.Table:
-    """The result of one SQL query on a database opened read-only: nothing can be written."""
+    """The result of the last statement of `text` on a database opened read-only."""
+    with open_readonly(db) as engine:
+        tables = [reader.read_all() for reader in results(engine, text)]
+    return tables[-1] if tables else pa.table({})
+
+
+@contextmanager
+def open_readonly(db: Path) -> Iterator[Engine]:
     engine = open_engine(db, read_only=True)
     try:
-        return engine.fetch_arrow(user_query(text, engine.dialect))
+        yield engine
     finally:
         engine.close()
+
+
+def statements(engine: Engine, text: str) -> list[str]:
+    """The SQL statements of `text`, as the engine's parser splits them."""
+    return engine.split_statements(text)
+
+
+def results(engine: Engine, text: str) -> Iterator[pa.RecordBatchReader]:
+    """Each statement's result, streamed in batches of BATCH_ROWS rows; statements without rows
+    run and yield nothing. Read (or drop) each reader before taking the next."""
+    for statement in statements(engine, text):
+        reader = engine.stream_arrow(user_query(statement, engine.dialect), BATCH_ROWS)
+        if reader is None:
+            continue
+        try:
+            yield reader
+        finally:
+            reader.close()

@@ -11,12 +11,12 @@ import pyarrow as pa
 
 from .choices import Keep
 from .clusters import build_clusters
-from .corpus import read_inputs
+from .corpus import read_documents, read_inputs
 from .engine import Engine, open_engine
 from .errors import DedupError, UsageError
 from .hashing import SCHEME
 from .params import choose_banding
-from .records import first_run, forget_stages, record_change
+from .records import forget_stages, latest_run, record_change
 from .settings import Settings
 from .sqlfiles import query
 from .sqltext import quote_identifier
@@ -43,11 +43,11 @@ def open_index(db: Path, read_only: bool = False) -> Iterator[Engine]:
 
 
 def index_settings(engine: Engine) -> Settings:
-    """The options the index was created with (its first run); every later change must match them."""
-    first = first_run(engine)
-    if first is None:
+    """The options of the index's latest run (an add keeps them); every later change must match them."""
+    latest = latest_run(engine)
+    if latest is None:
         raise DedupError("the index has no run recorded in its runs table")
-    scheme, options = first
+    scheme, options = latest
     if scheme != SCHEME:
         raise DedupError(f"the index uses hash scheme {scheme}, this dedup uses {SCHEME}: run it again from scratch")
     threshold, num_perm = options["threshold"], options["num_perm"]
@@ -68,6 +68,9 @@ def index_settings(engine: Engine) -> Settings:
         id_column=options["id_column"],
         text_column=options["text_column"],
         include_hidden=options["include_hidden"],
+        strip_html=options.get("strip_html", False),
+        delimiter=options.get("delimiter"),
+        method=options.get("method", "lsh"),
     )
 
 
@@ -107,6 +110,7 @@ def add_documents(
     replace: bool = False,
     keep: Keep | str = Keep.first,
     requested: Mapping[str, object] | None = None,
+    documents: pa.Table | None = None,
 ) -> str:
     """Add documents: the per-document stages run on the new ones only, the pair stages on pairs
     with at least one new document; the tables then equal those of a run on the union (up to
@@ -114,7 +118,7 @@ def add_documents(
     clock = time.perf_counter()
     settings = index_settings(engine).replace(inputs=inputs)
     check_requested(settings, requested or {})
-    corpus = read_inputs(settings)
+    corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
     raw = corpus.to_arrow()
     _check_id_type(engine, raw)
     existing = doc_ids_of(engine, [str(i) for i in raw.column("id").to_pylist()])
@@ -170,7 +174,11 @@ def _stage_new_documents(engine: Engine, settings: Settings, raw: pa.Table, firs
         _append_staged(engine, PER_DOCUMENT_STAGES)
         # Pair stages: candidates among pairs with a new document, then the unchanged
         # verified and pairs stages, reading the appended main tables through the search path.
-        engine.create_table("candidates", query("add_candidates", {"first_new": first_new}, dialect))
+        if settings.method == "lsh":
+            engine.create_table("candidates", query("add_candidates", {"first_new": first_new}, dialect))
+        else:  # the index's own method on the union, keeping the pairs with a new document
+            run_stage("candidates")
+            engine.execute(query("keep_new_candidates", {"first_new": first_new}, dialect))
         for name in ("verified", "pairs"):
             run_stage(name)
         _append_staged(engine, PAIR_TABLES)

@@ -45,37 +45,69 @@ def write_table(table: pa.Table, path: Path) -> None:
             write_jsonl(table, stream)
 
 
-def write_csv(table: pa.Table, stream: TextIO) -> None:
+def write_csv(table: pa.Table | pa.RecordBatch, stream: TextIO, header: bool = True) -> None:
     import csv
 
     writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(table.column_names)
+    if header:
+        writer.writerow(table.column_names)
     for row in _rows(table):
         writer.writerow(["" if value is None else value for value in row])
 
 
-def write_jsonl(table: pa.Table, stream: TextIO) -> None:
+def write_jsonl(table: pa.Table | pa.RecordBatch, stream: TextIO) -> None:
     names = table.column_names
     for row in _rows(table):
         stream.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False) + "\n")
 
 
-def write_text_table(table: pa.Table, stream: TextIO, digits: int = 6) -> None:
-    """An aligned plain-text table; floats rounded for reading (files keep every digit)."""
-    names = table.column_names
-    cells = [[_cell(value, digits) for value in row] for row in _rows(table)]
-    widths = [max([len(name)] + [len(row[i]) for row in cells]) for i, name in enumerate(names)]
-    numeric = [pa.types.is_floating(t) or pa.types.is_integer(t) for t in table.schema.types]
+def write_text_table(table: pa.Table, stream: TextIO, digits: int = 6, max_width: int | None = None) -> None:
+    """An aligned plain-text table; floats rounded for reading (files keep every digit). A table
+    wider than `max_width` characters is written one record at a time (`column  value` lines)."""
+    TextTable(stream, table.schema, digits, max_width).write(table)
 
-    def line(values: list[str]) -> str:
+
+class TextTable:
+    """An aligned plain-text table written batch by batch: the column widths are those of the first
+    batch (and the names), so a result of any size streams in bounded memory."""
+
+    def __init__(self, stream: TextIO, schema: pa.Schema, digits: int = 6, max_width: int | None = None) -> None:
+        self.stream = stream
+        self.names = schema.names
+        self.numeric = [pa.types.is_floating(t) or pa.types.is_integer(t) for t in schema.types]
+        self.digits = digits
+        self.max_width = max_width
+        self.widths: list[int] | None = None
+        self.vertical = False
+        self.records = 0
+
+    def write(self, table: pa.Table | pa.RecordBatch) -> None:
+        cells = [[_cell(value, self.digits) for value in row] for row in _rows(table)]
+        if self.widths is None:
+            self.widths = [max([len(name)] + [len(row[i]) for row in cells]) for i, name in enumerate(self.names)]
+            width = sum(self.widths) + 2 * (len(self.widths) - 1)
+            self.vertical = self.max_width is not None and width > self.max_width
+            if not self.vertical:
+                self.stream.write(self._line(self.names) + "\n")
+                self.stream.write(self._line(["-" * w for w in self.widths]) + "\n")
+        for row in cells:
+            if self.vertical:
+                self._record(row)
+            else:
+                self.stream.write(self._line(row) + "\n")
+
+    def _line(self, values: list[str]) -> str:
+        assert self.widths is not None
         return "  ".join(
-            v.rjust(w) if n else v.ljust(w) for v, w, n in zip(values, widths, numeric, strict=True)
+            v.rjust(w) if n else v.ljust(w) for v, w, n in zip(values, self.widths, self.numeric, strict=True)
         ).rstrip()
 
-    stream.write(line(names) + "\n")
-    stream.write(line(["-" * w for w in widths]) + "\n")
-    for row in cells:
-        stream.write(line(row) + "\n")
+    def _record(self, row: list[str]) -> None:
+        self.records += 1
+        label = max(len(name) for name in self.names)
+        self.stream.write(f"-[ record {self.records} ]" + "-" * 20 + "\n")
+        for name, value in zip(self.names, row, strict=True):
+            self.stream.write(f"{name.ljust(label)}  {value}".rstrip() + "\n")
 
 
 def _cell(value: object, digits: int) -> str:
@@ -87,6 +119,6 @@ def _cell(value: object, digits: int) -> str:
     return text.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
 
 
-def _rows(table: pa.Table) -> list[tuple[object, ...]]:
+def _rows(table: pa.Table | pa.RecordBatch) -> list[tuple[object, ...]]:
     columns = [column.to_pylist() for column in table.columns]
     return list(zip(*columns, strict=True))

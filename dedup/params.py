@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -9,6 +10,9 @@ from dataclasses import dataclass
 # Verification is exact, so extra candidates cost time while missed ones are lost pairs:
 # recall comes first, then the fewest candidates.
 MIN_DETECTION = 0.995
+# Below this chance of finding a pair at the threshold, a run's summary warns that its pair count
+# is not complete and points to a method that can be.
+COMPLETE_ENOUGH = 0.99
 
 
 def detection_probability(similarity: float, bands: int, rows: int) -> float:
@@ -63,3 +67,21 @@ def error_areas(threshold: float, bands: int, rows: int, steps: int = 1000) -> t
 def s_curve(bands: int, rows: int, similarities: Iterable[float]) -> list[tuple[float, float]]:
     """(similarity, probability of becoming a candidate) for each similarity."""
     return [(s, detection_probability(s, bands, rows)) for s in similarities]
+
+
+def signature_probability(similarity: float, num_perm: int, threshold: float) -> float:
+    """P(estimate >= threshold | J = similarity) for --method signature: the number of equal MinHash
+    values is Binomial(num_perm, J) and the stage keeps shared >= threshold * num_perm."""
+    need = max(0, math.ceil(threshold * num_perm - 1e-9))
+    return sum(
+        math.comb(num_perm, k) * similarity**k * (1.0 - similarity) ** (num_perm - k) for k in range(need, num_perm + 1)
+    )
+
+
+def candidate_probability(method: str, threshold: float, banding: Banding, num_perm: int) -> float:
+    """The chance that a pair exactly at the threshold becomes a candidate (and so is found)."""
+    if method == "exact":
+        return 1.0
+    if method == "signature":
+        return signature_probability(threshold, num_perm, threshold)
+    return banding.probability(threshold)

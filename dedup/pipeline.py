@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .corpus import read_inputs
+from .corpus import read_documents, read_inputs
 from .engine import Engine, open_engine, temp_directory
-from .errors import EngineError, Interrupted
+from .errors import EngineError, Interrupted, UsageError
+from .params import COMPLETE_ENOUGH, candidate_probability
 from .records import Checkpoints, digest_tables, input_fingerprint, record_run
 from .settings import Settings
 from .sqlfiles import query
@@ -45,7 +46,13 @@ class Summary:
     bands: int = 0
     rows: int = 0
     detection_probability: float = 0.0
+    notes: list[str] = field(default_factory=list)
     stages: list[StageReport] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the pair count can be stated as every pair >= threshold (P(found | J = t) >= 0.99)."""
+        return self.detection_probability >= COMPLETE_ENOUGH
 
     @property
     def seconds(self) -> float:
@@ -72,17 +79,24 @@ class RunResult:
     skipped: pa.Table
 
 
-Progress = Callable[[str], None]
+class Progress:
+    """What a run tells as it goes; this one tells nothing (dedup.report.StageProgress shows it)."""
 
+    def attach(self, engine: Engine) -> None:
+        """The run's engine, whose running statement's progress can be polled."""
 
-def _quiet(_: str) -> None:
-    pass
+    def start(self, stage: str) -> None:
+        """A stage starts."""
+
+    def finish(self, report: StageReport) -> None:
+        """A stage finished (or was reused): its rows and seconds."""
 
 
 def execute(
     settings: Settings,
-    progress: Progress = _quiet,
+    progress: Progress | None = None,
     on_open: Callable[[Engine], None] | None = None,
+    documents: pa.Table | None = None,
 ) -> RunResult:
     """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given.
 
@@ -92,7 +106,9 @@ def execute(
         with _database(settings) as engine:
             if on_open is not None:
                 on_open(engine)
-            return _execute(engine, settings, progress)
+            progress = progress or Progress()
+            progress.attach(engine)
+            return _execute(engine, settings, progress, documents)
     except KeyboardInterrupt:
         raise Interrupted(STAGES_KEPT) from None
     except EngineError as error:
@@ -121,34 +137,40 @@ def _database(settings: Settings) -> Iterator[Engine]:
             engine.close()
 
 
-def _execute(engine: Engine, settings: Settings, progress: Progress) -> RunResult:
+def _execute(engine: Engine, settings: Settings, progress: Progress, documents: pa.Table | None = None) -> RunResult:
     summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
-    summary.detection_probability = settings.banding.probability(settings.threshold)
+    summary.detection_probability = candidate_probability(
+        settings.method, settings.threshold, settings.banding, settings.num_perm
+    )
     started = datetime.now(UTC)
 
-    progress("read")
+    progress.start("read")
     clock = time.perf_counter()
     try:
-        corpus = read_inputs(settings)
+        corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
     except KeyboardInterrupt:
         raise Interrupted("interrupted while reading the inputs; nothing was written") from None
     raw = corpus.to_arrow()
     skipped = corpus.skipped_arrow()
     fingerprint = input_fingerprint(settings, digest_tables(raw, skipped))
     summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, time.perf_counter() - clock))
+    progress.finish(summary.stages[-1])
 
     checkpoints = Checkpoints(engine)
     rerun = False  # once a stage runs, every later stage runs too: its input changed
     engine.register_arrow("raw_documents", raw)
     engine.register_arrow("raw_skipped", skipped)
     try:
+        if settings.db is not None and not settings.replace_documents:
+            _refuse_dropping_documents(engine, settings.db)
         for stage, statement in compile_stages(settings, engine.dialect):
             fingerprint = statement.fingerprint(fingerprint)
             if not rerun and checkpoints.finished(stage.name, fingerprint):
                 summary.stages.append(StageReport(stage.name, checkpoints.rows(stage.name), 0.0, reused=True))
+                progress.finish(summary.stages[-1])
                 continue
             rerun = True
-            progress(stage.name)
+            progress.start(stage.name)
             clock = time.perf_counter()
             with engine.atomic(STAGES_KEPT):
                 engine.create_table(stage.name, statement)
@@ -156,6 +178,7 @@ def _execute(engine: Engine, settings: Settings, progress: Progress) -> RunResul
                     engine.create_table("skipped", query("skipped", dialect=engine.dialect))
                 rows = checkpoints.record(stage.name, fingerprint, settings)
             summary.stages.append(StageReport(stage.name, rows, time.perf_counter() - clock))
+            progress.finish(summary.stages[-1])
     finally:
         engine.unregister("raw_documents")
         engine.unregister("raw_skipped")
@@ -166,6 +189,7 @@ def _execute(engine: Engine, settings: Settings, progress: Progress) -> RunResul
     summary.processed = counts["signatures"]
     summary.empty = raw.num_rows - summary.processed
     summary.latin1 = corpus.latin1
+    summary.notes = list(corpus.notes)
     summary.shingles = counts["shingles"]
     summary.candidates = counts["candidates"]
     summary.pairs = counts["pairs"]
@@ -173,3 +197,17 @@ def _execute(engine: Engine, settings: Settings, progress: Progress) -> RunResul
     record_run(engine, settings, summary.counts(), {s.name: round(s.seconds, 4) for s in summary.stages}, started)
     pairs = engine.fetch_arrow(query("export_pairs", dialect=engine.dialect))
     return RunResult(pairs=pairs, summary=summary, skipped=skipped)
+
+
+def _refuse_dropping_documents(engine: Engine, db: Path) -> None:
+    """A kept database never loses documents silently: refuse a run whose inputs lack some of them."""
+    if not engine.has_table("documents"):
+        return
+    dropped, examples = engine.fetch_rows(query("dropped_documents", dialect=engine.dialect))[0]
+    if dropped:
+        shown = ", ".join(repr(e) for e in examples) + (", ..." if dropped > len(examples) else "")
+        raise UsageError(
+            f"{db} holds {dropped} documents that these inputs do not ({shown}); a run would drop them: "
+            "give --replace to rebuild it from these inputs alone, use `dedup add` to add documents to it, "
+            "or give another --db"
+        )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from .cleanup import html_to_text
 from .engine import Engine
 from .errors import DedupError, UsageError
 from .index import doc_ids_of, index_settings
@@ -35,6 +36,11 @@ def query_index(
         raise UsageError(f"--min-jaccard must be between 0 and 1, got {min_jaccard}")
     if not 1 <= min_bands <= settings.banding.bands:
         raise UsageError(f"--min-bands must be between 1 and {settings.banding.bands}, got {min_bands}")
+    if settings.method != "lsh" and min_bands != 1:
+        raise UsageError(
+            f"the index was built with --method {settings.method}: every document sharing a shingle is "
+            "compared, so --min-bands does not apply"
+        )
     exclude = -1
     if doc_id is not None:
         found = doc_ids_of(engine, [doc_id])
@@ -43,12 +49,19 @@ def query_index(
         exclude = found[doc_id]
         text = engine.fetch_rows(query("query_text", {"doc_id": exclude}, dialect))[0][0]
     assert text is not None
+    if settings.strip_html and doc_id is None:  # an indexed document's text was cleaned when read
+        text = html_to_text(text)
     scratch = engine.scratch()
     try:
         if doc_id is not None:  # an indexed document: its buckets are stored already
             buckets = engine.fetch_arrow(query("query_stored_buckets", {"doc_id": exclude}, dialect))
+            shingles = query("query_stored_shingles", {"doc_id": exclude}, dialect)
+            fingerprints = engine.fetch_arrow(shingles) if settings.method != "lsh" else None
         else:
             buckets = _query_buckets(scratch, settings, text)
+            fingerprints = scratch.fetch_arrow(query("query_shingles", dialect=scratch.dialect))
+        if fingerprints is not None and settings.method != "lsh":
+            return _query_shared_shingles(engine, buckets, fingerprints, exclude, min_jaccard)
         engine.register_arrow("query_buckets", buckets)
         probe = query("query_probe", {"exclude": exclude, "min_bands": min_bands}, dialect)
         candidates = engine.fetch_arrow(probe)
@@ -64,6 +77,20 @@ def query_index(
     finally:
         engine.unregister("query_candidates")
         engine.unregister("query_jaccard")
+
+
+def _query_shared_shingles(
+    engine: Engine, buckets: pa.Table, fingerprints: pa.Table, exclude: int, min_jaccard: float
+) -> pa.Table:
+    """An index of --method signature/exact: every document sharing a shingle, with exact Jaccard."""
+    engine.register_arrow("query_buckets", buckets)
+    engine.register_arrow("query_fingerprints", fingerprints)
+    try:
+        values = {"exclude": exclude, "min_jaccard": min_jaccard}
+        return engine.fetch_arrow(query("query_shared_shingles", values, engine.dialect))
+    finally:
+        engine.unregister("query_buckets")
+        engine.unregister("query_fingerprints")
 
 
 def _raw(ids: list[int], texts: list[str]) -> pa.Table:

@@ -7,8 +7,8 @@ finished. A stage's fingerprint chains the inputs, the read options and the exac
 (SQL and parameters) of every stage up to it; a later run reuses a finished stage only if its
 fingerprint matches and no earlier stage had to run again.
 
-`runs` holds one row per run, or per change of an index (`dedup add`); its first row's options
-are the index's own.
+`runs` holds one row per run, or per change of an index (`dedup add`); its latest row's
+options are the index's own.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .settings import Settings
 from .sqlfiles import query
 from .sqltext import quote_identifier
 
-READ_OPTIONS = ("lines", "id_column", "text_column", "include_hidden")
+READ_OPTIONS = ("lines", "id_column", "text_column", "include_hidden", "strip_html", "delimiter")
 
 
 def digest_tables(*tables: pa.Table) -> str:
@@ -115,9 +115,9 @@ def record_change(engine: Engine, counts: str, seconds: dict[str, float]) -> Non
     engine.execute(query("runs_insert_change", values, engine.dialect))
 
 
-def first_run(engine: Engine) -> tuple[str, dict[str, Any]] | None:
-    """The hash scheme and options of the database's first run, or None if it has none."""
-    row = engine.fetch_rows(query("runs_first", dialect=engine.dialect))
+def latest_run(engine: Engine) -> tuple[str, dict[str, Any]] | None:
+    """The hash scheme and options of the database's latest run, or None if it has none."""
+    row = engine.fetch_rows(query("runs_latest", dialect=engine.dialect))
     if not row:
         return None
     scheme, options = row[0]

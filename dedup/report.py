@@ -2,25 +2,106 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
 from rich.console import Console
+from rich.progress import BarColumn, TaskID, TaskProgressColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
 from rich.table import Table
 
-from .pipeline import RunResult
+from .engine import Engine
+from .pipeline import Progress, RunResult, StageReport
 from .settings import Settings
 
 
+class StageProgress(Progress):
+    """Progress on stderr. On a terminal: per stage, a bar with DuckDB's progress of the running
+    query (its share of the work done), the elapsed time, and the stage's final rows and seconds
+    once it finishes. Elsewhere (logs, CI): one plain line per finished stage. Quiet: nothing."""
+
+    POLL_SECONDS = 0.1
+
+    def __init__(self, console: Console, quiet: bool = False) -> None:
+        self.console = console
+        self.quiet = quiet
+        self.live = console.is_terminal and not quiet
+        self.engine: Engine | None = None
+        self.bars: RichProgress | None = None
+        self.task: TaskID | None = None
+        self.stop = threading.Event()
+        self.poller: threading.Thread | None = None
+        self.polled: list[float] = []  # DuckDB's progress figures as they were shown
+
+    def __enter__(self) -> StageProgress:
+        if self.live:
+            self.bars = RichProgress(
+                TextColumn("{task.description:<12}"),
+                BarColumn(bar_width=30),
+                TaskProgressColumn(),
+                TimeElapsedColumn(),
+                TextColumn("{task.fields[rows]}"),
+                console=self.console,
+                transient=True,  # the summary's stage table then says the same, once
+            )
+            self.bars.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop_polling()
+        if self.bars is not None:
+            self.bars.stop()
+
+    def attach(self, engine: Engine) -> None:
+        if not self.live:
+            return
+        self.engine = engine
+        engine.track_progress()
+
+    def start(self, stage: str) -> None:
+        if self.bars is None:
+            return
+        self.task = self.bars.add_task(stage, total=100, rows="")
+        if self.engine is not None and stage != "read":
+            self.stop = threading.Event()
+            self.poller = threading.Thread(target=self._poll, args=(self.engine, self.task, self.stop), daemon=True)
+            self.poller.start()
+
+    def finish(self, report: StageReport) -> None:
+        if self.quiet:
+            return
+        self._stop_polling()
+        done = "reused" if report.reused else f"{report.seconds:.3f} s"
+        if self.bars is None:
+            self.console.print(f"finished {report.name}: {report.rows:,} rows, {done}", markup=False)
+            return
+        if self.task is None or report.reused:
+            self.task = self.bars.add_task(report.name, total=100, rows="")
+        self.bars.update(self.task, completed=100, rows=f"{report.rows:,} rows, {done}")
+        self.bars.stop_task(self.task)
+        self.task = None
+
+    def _poll(self, engine: Engine, task: TaskID, stop: threading.Event) -> None:
+        while not stop.wait(self.POLL_SECONDS):
+            done = engine.query_progress()
+            if done >= 0 and self.bars is not None:
+                self.polled.append(done)
+                self.bars.update(task, completed=min(done, 99.9))
+
+    def _stop_polling(self) -> None:
+        self.stop.set()
+        if self.poller is not None:
+            self.poller.join()
+            self.poller = None
+
+
 @contextmanager
-def stage_progress(console: Console, quiet: bool) -> Iterator[Callable[[str], None]]:
-    if quiet:
-        yield lambda _: None
-        return
-    with console.status("starting") as status:
-        yield lambda stage: status.update(f"{stage} ...")
+def stage_progress(console: Console, quiet: bool) -> Iterator[StageProgress]:
+    with StageProgress(console, quiet) as progress:
+        yield progress
 
 
 SHOWN_SKIPPED = 10
@@ -34,21 +115,42 @@ def print_skipped(console: Console, skipped: pa.Table, limit: int | None = None)
         console.print(f"  {name}: {reason}", markup=False, soft_wrap=True)
 
 
-def print_summary(console: Console, result: RunResult, settings: Settings, output: Path | None) -> None:
+def incomplete_warning(settings: Settings, probability: float) -> str:
+    """Why the pair count may be short, with the figure, and the method that would not be."""
+    other = "--method exact finds every pair"
+    if settings.method == "lsh":
+        other += "; --method signature compares every pair's signatures (quadratic)"
+    if settings.threshold <= 0.0:
+        other = "at threshold 0 every pair qualifies, even with no shingle in common: --method signature lists them all"
+    return (
+        f"warning: pairs may be missing: a pair at Jaccard {settings.threshold} is found with probability "
+        f"{probability:.4f} by --method {settings.method} with these options (under 0.99); {other}"
+    )
+
+
+def print_summary(
+    console: Console, result: RunResult, settings: Settings, output: Path | None, show_skipped: bool = False
+) -> None:
     s = result.summary
     banding = settings.banding
     console.print(
         f"documents: {s.read} read = {s.processed} processed + {s.empty} empty + {s.skipped} skipped"
         + (f" ({s.latin1} decoded as Latin-1)" if s.latin1 else "")
     )
+    found = "" if s.complete else ", not all of them: see the warning below"
     console.print(
         f"shingles: {s.shingles} ({settings.shingle_type} {settings.shingle_size}-grams)  "
-        f"candidates: {s.candidates}  pairs: {s.pairs} (Jaccard >= {settings.threshold})"
+        f"candidates: {s.candidates}  pairs: {s.pairs} (Jaccard >= {settings.threshold}{found})"
     )
-    console.print(
-        f"LSH: {banding.bands} bands x {banding.rows} rows of {settings.num_perm} permutations; "
-        f"P(candidate | J = {settings.threshold}) = {s.detection_probability:.4f}"
-    )
+    probability = f"P(candidate | J = {settings.threshold}) = {s.detection_probability:.4f}"
+    if settings.method == "lsh":
+        console.print(
+            f"LSH: {banding.bands} bands x {banding.rows} rows of {settings.num_perm} permutations; {probability}"
+        )
+    elif settings.method == "signature":
+        console.print(f"signature: all pairs with MinHash estimate >= {settings.threshold}; {probability}")
+    else:
+        console.print(f"exact: prefix filtering finds every pair with Jaccard >= {settings.threshold}")
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
     table.add_column("stage")
     table.add_column("rows", justify="right")
@@ -57,11 +159,22 @@ def print_summary(console: Console, result: RunResult, settings: Settings, outpu
         table.add_row(stage.name, str(stage.rows), "reused" if stage.reused else f"{stage.seconds:.3f}")
     table.add_row("total", "", f"{s.seconds:.3f}")
     console.print(table)
+    if not s.complete:
+        console.print(incomplete_warning(settings, s.detection_probability), markup=False)
+    for note in s.notes:
+        console.print(f"note: {note}", markup=False)
     if s.read == 0:
         console.print("warning: no documents were found in the inputs")
+    elif s.processed == 0:
+        console.print(
+            f"warning: no document to compare: of {s.read} inputs, {s.skipped} were skipped and {s.empty} are empty"
+        )
     if s.skipped:
-        more = " (--show-skipped lists them all)" if s.skipped > SHOWN_SKIPPED else ""
-        console.print(f"skipped {s.skipped} inputs (the skipped table of --db has them all){more}:")
-        print_skipped(console, result.skipped, limit=SHOWN_SKIPPED)
+        limit = None if show_skipped else SHOWN_SKIPPED
+        where = [] if show_skipped or s.skipped <= SHOWN_SKIPPED else ["--show-skipped lists them all"]
+        if settings.db is not None:
+            where.append("so does the skipped table of --db")
+        console.print(f"skipped {s.skipped} inputs" + (f" ({'; '.join(where)})" if where else "") + ":", markup=False)
+        print_skipped(console, result.skipped, limit=limit)
     if output is not None:
         console.print(f"wrote {s.pairs} pairs to {output}", markup=False)

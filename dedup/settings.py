@@ -34,11 +34,14 @@ class Settings:
     id_column: str | None = None
     text_column: str = "text"
     include_hidden: bool = False
+    strip_html: bool = False
+    delimiter: str | None = None
     db: Path | None = None
     threads: int | None = None
     memory_limit: str | None = None
     temp_dir: Path | None = None
     method: Method = "lsh"
+    replace_documents: bool = False  # a run may drop documents of an existing --db that the inputs lack
     banding: Banding = field(init=False)
 
     def __post_init__(self) -> None:
@@ -98,6 +101,8 @@ class Settings:
             "id_column": self.id_column,
             "text_column": self.text_column,
             "include_hidden": self.include_hidden,
+            "strip_html": self.strip_html,
+            "delimiter": self.delimiter,
             "method": self.method,
         }
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine.spark import SparkEngine, new_session, split_tables
-from .errors import Interrupted
+from .errors import Interrupted, UsageError
 from .pipeline import Progress, RunResult, StageReport, Summary
 from .records import input_fingerprint
 from .settings import Settings
@@ -35,19 +35,20 @@ class SparkOptions:
     conf: dict[str, str] = field(default_factory=dict)
 
 
-def _quiet(_: str) -> None:
-    pass
-
-
 def execute_spark(
-    settings: Settings, options: SparkOptions, session: Any = None, progress: Progress = _quiet
+    settings: Settings, options: SparkOptions, session: Any = None, progress: Progress | None = None
 ) -> RunResult:
     """Run every stage on Spark (a new session from options, or the given one); return the pairs."""
+    if settings.strip_html or settings.delimiter is not None:
+        raise UsageError("--strip-html and --delimiter are not supported with --engine spark yet")
     own = session is None and _active_session() is None  # a session already running is left running
     if session is None:
         session = new_session(options.master, options.conf)
     try:
-        return _execute(SparkEngine(session, options.work_dir), settings, progress)
+        engine = SparkEngine(session, options.work_dir)
+        progress = progress or Progress()
+        progress.attach(engine)
+        return _execute(engine, settings, progress)
     except KeyboardInterrupt:
         session.sparkContext.cancelAllJobs()
         raise Interrupted(STAGES_KEPT) from None
@@ -71,7 +72,7 @@ def _marker(engine: SparkEngine, stage: str) -> str:
 def _execute(engine: SparkEngine, settings: Settings, progress: Progress) -> RunResult:
     summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
     summary.detection_probability = settings.banding.probability(settings.threshold)
-    progress("read")
+    progress.start("read")
     clock = time.perf_counter()
     read_corpus(engine, settings)
     digest = engine.fetch_rows(query("spark_input_digest", dialect="spark"))[0]
@@ -79,6 +80,7 @@ def _execute(engine: SparkEngine, settings: Settings, progress: Progress) -> Run
     skipped = engine.fetch_arrow(query("spark_skipped", dialect="spark"))
     fingerprint = input_fingerprint(settings, hashlib.sha256(json.dumps([str(v) for v in digest]).encode()).hexdigest())
     summary.stages.append(StageReport("read", read, time.perf_counter() - clock))
+    progress.finish(summary.stages[-1])
 
     rerun = False
     for stage, statement in compile_stages(settings, engine.dialect):
@@ -92,15 +94,17 @@ def _execute(engine: SparkEngine, settings: Settings, progress: Progress) -> Run
                     engine.attach(table)
                 rows = int(json.loads(recorded)["rows"])
                 summary.stages.append(StageReport(stage.name, rows, 0.0, reused=True))
+                progress.finish(summary.stages[-1])
                 continue
         rerun = True
-        progress(stage.name)
+        progress.start(stage.name)
         clock = time.perf_counter()
         engine.delete(marker)
         engine.create_table(stage.name, statement)
         rows = int(engine.session.table(stage.name).count())
         engine.write_text(marker, json.dumps({"stage": stage.name, "fingerprint": fingerprint, "rows": rows}))
         summary.stages.append(StageReport(stage.name, rows, time.perf_counter() - clock))
+        progress.finish(summary.stages[-1])
 
     counts = {report.name: report.rows for report in summary.stages}
     summary.skipped = skipped.num_rows

@@ -34,10 +34,10 @@ CHROMIUM_ARGS = [
 
 
 def chromium_path() -> str | None:
-    """DEDUP_CHROMIUM, else `chromium` on PATH, else None."""
+    """DEDUP_CHROMIUM (if that file exists), else `chromium` on PATH, else None."""
     given = os.environ.get("DEDUP_CHROMIUM")
     if given:
-        return given
+        return given if Path(given).is_file() else None
     for name in ("chromium", "chromium-browser"):
         found = shutil.which(name)
         if found:
@@ -52,7 +52,7 @@ def missing_browser() -> str | None:
     except ImportError:
         return "Playwright is not installed (pip install '.[test]')"
     if chromium_path() is None:
-        return "Chromium is not installed (apt-get install chromium)"
+        return "Chromium is not installed (apt-get install chromium, or DEDUP_CHROMIUM=/path/to/chromium)"
     return None
 
 

@@ -14,6 +14,8 @@ from typer.testing import CliRunner
 
 from dedup.cli import app
 
+pytestmark = pytest.mark.slow  # subprocesses and repeated runs: the second phase of the test command
+
 runner = CliRunner()
 OPTIONS = ["-t", "0.5", "-k", "5"]
 

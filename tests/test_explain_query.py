@@ -151,6 +151,7 @@ def test_buckets_add_up(planted):
     assert "sample_ids" in out and "largest" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind,k", [("char", 5), ("word", 3)])
 def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
     """explain's shingle texts come from the shingle stage's fragment: they must give the same set."""

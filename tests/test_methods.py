@@ -20,14 +20,15 @@ small_texts = st.lists(st.text(alphabet="abc ", max_size=14), min_size=2, max_si
 
 
 def sql_pairs(texts: list[str], method: str, kind: str, k: int, threshold: float) -> dict[tuple, float]:
-    con = duckdb.connect()
     options = settings_for(shingle_type=kind, shingle_size=k, threshold=threshold, method=method, num_perm=16)
     docs = {f"d{i:02d}": text for i, text in enumerate(texts)}
-    load_documents(con, docs, options)
-    run_stages(con, options, until="pairs", start="shingles")
-    return {(a, b): j for a, b, j in rows(con, "select id_a, id_b, jaccard from pairs")}
+    with duckdb.connect() as con:
+        load_documents(con, docs, options)
+        run_stages(con, options, until="pairs", start="shingles")
+        return {(a, b): j for a, b, j in rows(con, "select id_a, id_b, jaccard from pairs")}
 
 
+@pytest.mark.slow  # many hypothesis examples, each a full pipeline: the second phase
 @settings(max_examples=150, deadline=None)
 @given(
     texts=small_texts,
@@ -67,13 +68,18 @@ def test_signature_method_keeps_only_true_pairs_and_most_of_them(tmp_path):
     assert well_above and well_above <= got
 
 
+def method_of(db) -> str:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return rows(con, "select options->>'method' from runs")[0][0]
+
+
 def test_method_is_recorded_and_validated(tmp_path, tiny_corpus):
     result = CliRunner().invoke(
         app, ["run", str(tiny_corpus), "--method", "exact", "-q", "--db", str(tmp_path / "r.db")]
     )
     assert result.exit_code == 0, result.output
-    with duckdb.connect(str(tmp_path / "r.db"), read_only=True) as con:
-        assert rows(con, "select options->>'method' from runs") == [("exact",)]
+    # (a helper, so that no connection object outlives the test in its frame, which pytest.raises keeps)
+    assert method_of(tmp_path / "r.db") == "exact"
     bad = CliRunner().invoke(app, ["run", str(tiny_corpus), "--method", "fast"])
     assert bad.exit_code == 2
     with pytest.raises(UsageError, match="threshold above 0"):

@@ -119,6 +119,7 @@ long_text = st.lists(
 ).map("".join)
 
 
+@pytest.mark.slow  # many hypothesis examples, each a full pipeline: the second phase
 @given(texts=st.lists(long_text, min_size=1, max_size=3), k=st.integers(1, 12), kind=st.sampled_from(["char", "word"]))
 def test_property_long_texts_across_chunk_boundaries(texts, k, kind):
     # texts of 300-2400 code points and 100+ tokens are shingled in several pieces

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 import reference
 from hypothesis import given
 from hypothesis import settings as hypothesis_settings
@@ -30,6 +31,7 @@ def corpora(draw) -> list[str]:
     return draw(st.permutations(docs))
 
 
+@pytest.mark.slow  # many hypothesis examples, each a full pipeline: the second phase
 @hypothesis_settings(max_examples=40)
 @given(
     docs=corpora(),

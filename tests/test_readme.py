@@ -19,7 +19,7 @@ def quickstart_commands() -> list[str]:
 def test_quickstart_has_two_commands_and_ci_runs_the_test_command():
     install_and_run, install_and_test = quickstart_commands()
     assert "pip install ." in install_and_run and "dedup run data/clough" in install_and_run
-    assert install_and_test.endswith("pytest")
+    assert install_and_test.endswith('pytest -m "not slow" && pytest -m slow')
     assert install_and_test in (REPO / ".ci" / "run").read_text().splitlines()
 
 
@@ -32,6 +32,39 @@ def test_quickstart_output_is_what_the_readme_shows(monkeypatch):
     shown = readme.split("## Quickstart")[1].split("\n```\nid_a")[1].split("```")[0]
     shown = "id_a" + shown
     assert result.stdout == shown
+
+
+def test_quickstart_summary_figures_are_what_a_run_prints(monkeypatch):
+    """Every figure of the README's summary block but the seconds, which vary by machine."""
+    monkeypatch.chdir(REPO)
+    command = quickstart_commands()[0].split("&& ")[-1].split()
+    result = CliRunner().invoke(app, command[1:])
+    readme = (REPO / "README.md").read_text()
+    shown = readme.split("## Quickstart")[1].split("and a summary on stderr:\n\n```\n")[1].split("```")[0]
+
+    def figures(text: str) -> list[str]:
+        lines = []
+        for line in text.splitlines():
+            words = line.split()
+            if (
+                words
+                and words[0]
+                in ("read", "documents", "shingles", "signatures", "band_hashes")
+                + (
+                    "candidates",
+                    "verified",
+                    "pairs",
+                    "total",
+                )
+                and len(words) <= 3
+                and not line.startswith(("documents:", "shingles:"))
+            ):
+                words = words[:-1]  # the seconds
+            lines.append(" ".join(words))
+        return lines
+
+    logged = "".join(line for line in result.stderr.splitlines(keepends=True) if not line.startswith("finished "))
+    assert figures(logged) == figures(shown)
 
 
 def index_section_commands() -> list[tuple[str, str]]:

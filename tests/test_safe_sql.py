@@ -57,7 +57,7 @@ def logged_queries(settings: Settings) -> tuple[list[str], pa.Table]:
     con = duckdb.connect(str(settings.db))
     try:
         con.execute("call enable_logging('QueryLog')").fetchall()
-        result = pipeline._execute(DuckDBEngine(con), settings, lambda _: None)
+        result = pipeline._execute(DuckDBEngine(con), settings, pipeline.Progress())
         queries = [q for (q,) in con.execute("select message from duckdb_logs where type = 'QueryLog'").fetchall()]
     finally:
         con.close()

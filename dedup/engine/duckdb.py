@@ -21,6 +21,9 @@ from ..sqltext import quote_identifier
 from .statement import Statement
 
 DUCKDB_MAGIC = b"DUCK"  # bytes 8..11 of every DuckDB database file
+# Databases are written in the storage format of DuckDB 1.0, which every DuckDB 1.x and 2.x client
+# (the duckdb CLI, Python, R, DBeaver) can open; DuckDB 2's own format cannot be read by 1.x.
+STORAGE_COMPATIBILITY = "v1.0.0"
 PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 
 
@@ -106,8 +109,9 @@ class DuckDBEngine:
         if path is None:
             return cls(duckdb.connect(config=config), config)
         check_database_path(path, read_only)
+        file_config = config if read_only else {**config, "storage_compatibility_version": STORAGE_COMPATIBILITY}
         try:
-            con = duckdb.connect(str(path), read_only=read_only, config=config)
+            con = duckdb.connect(str(path), read_only=read_only, config=file_config)
         except duckdb.Error as error:
             message = first_line(error)
             if "Could not set lock" in message or "Conflicting lock" in message:
@@ -133,6 +137,27 @@ class DuckDBEngine:
     def fetch_arrow(self, statement: Statement) -> pa.Table:
         with translated():
             return self.con.sql(statement.sql, params=dict(statement.parameters) or None).to_arrow_table()
+
+    def stream_arrow(self, statement: Statement, batch_rows: int) -> pa.RecordBatchReader | None:
+        with translated():
+            relation = self.con.sql(statement.sql, params=dict(statement.parameters) or None)
+            return None if relation is None else relation.to_arrow_reader(batch_rows)
+
+    def split_statements(self, text: str) -> list[str]:
+        with translated():
+            return [statement.query for statement in self.con.extract_statements(text)]
+
+    def track_progress(self) -> None:
+        # DuckDB measures a running query's progress only with its progress bar on (printing off).
+        self._query("set enable_progress_bar = true")
+        self._query("set enable_progress_bar_print = false")
+        self._query("set progress_bar_time = 0")
+
+    def query_progress(self) -> float:
+        try:
+            return float(self.con.query_progress())
+        except (duckdb.Error, RuntimeError):
+            return -1.0
 
     def register_arrow(self, name: str, table: pa.Table) -> None:
         with translated():

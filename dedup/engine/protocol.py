@@ -36,6 +36,19 @@ class Engine(Protocol):
     def fetch_rows(self, statement: Statement) -> list[tuple[Any, ...]]:
         """The rows of a query as Python tuples (small results: counts, settings)."""
 
+    def stream_arrow(self, statement: Statement, batch_rows: int) -> pa.RecordBatchReader | None:
+        """The rows of a query as a stream of Arrow batches (None for a statement without rows);
+        close the reader before the next statement."""
+
+    def split_statements(self, text: str) -> list[str]:
+        """The statements of a text of several `;`-separated ones, as the engine's parser splits them."""
+
+    def track_progress(self) -> None:
+        """Start measuring the progress of running statements (for query_progress)."""
+
+    def query_progress(self) -> float:
+        """The running statement's progress in percent, -1 when unknown; from another thread."""
+
     def register_arrow(self, name: str, table: pa.Table) -> None:
         """Make an Arrow table readable as relation `name` until unregister(name)."""
 

@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from ..errors import DedupError, EngineError, Interrupted
 from ..sqlfiles import used_parameters
+from .protocol import Engine
 from .statement import Statement
 
 PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -266,8 +267,37 @@ class SparkEngine:
             self.interrupt()
             raise Interrupted(interrupted) from None
 
-    def scratch(self) -> SparkEngine:
+    def stream_arrow(self, statement: Statement, batch_rows: int) -> pa.RecordBatchReader | None:
+        """The rows as Arrow batches; the whole result is fetched (Spark has no incremental fetch here)."""
+        table = self.fetch_arrow(statement)
+        return pa.RecordBatchReader.from_batches(table.schema, table.to_batches(max_chunksize=batch_rows))
+
+    def split_statements(self, text: str) -> list[str]:
+        """A user's SQL text as statements: split at semicolons outside quotes (Spark SQL has no splitter API)."""
+        statements: list[str] = []
+        current: list[str] = []
+        quote = ""
+        for char in text:
+            if quote:
+                quote = "" if char == quote else quote
+            elif char in "'\"`":
+                quote = char
+            elif char == ";":
+                statements.append("".join(current).strip())
+                current = []
+                continue
+            current.append(char)
+        statements.append("".join(current).strip())
+        return [statement for statement in statements if statement]
+
+    def scratch(self) -> Engine:
         raise EngineError("the Spark engine has no scratch database; use the DuckDB engine for index commands")
+
+    def track_progress(self) -> None:
+        pass  # Spark's own progress is in its UI and event log; the CLI shows finished stages
+
+    def query_progress(self) -> float:
+        return -1.0
 
     def interrupt(self) -> None:
         try:

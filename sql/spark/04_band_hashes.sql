@@ -2,7 +2,6 @@
 -- reads:  signatures(doc_id, mh_*)
 -- writes: band_hashes(doc_id, band, bucket)
 -- params: $c_0 .. $c_{rows-1}
--- methods: lsh
 -- dialect: spark. Why it differs from sql/04_band_hashes.sql:
 -- * two unnest()s in one SELECT zip in DuckDB, but two explode()s cross in Spark (b^2 rows, no
 --   error): posexplode() gives the band number and its bucket together;

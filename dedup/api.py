@@ -1,0 +1,230 @@
+"""The Python API: `dedup.run` on paths or documents in memory, and `dedup.Index` for a kept index.
+
+Every function here is what a CLI command does, with Arrow tables instead of printed text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import UsageError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from .explain import Explanation
+
+Inputs = Any  # a path, a list of paths, or documents (see dedup.documents.as_table)
+
+
+def run(
+    inputs: Inputs = None,
+    threshold: float = 0.8,
+    *,
+    documents: Any = None,
+    shingle_type: str = "char",
+    shingle_size: int = 9,
+    num_perm: int = 128,
+    seed: int | None = None,
+    bands: int | None = None,
+    rows: int | None = None,
+    method: str = "lsh",
+    lines: bool = False,
+    id_column: str | None = None,
+    text_column: str | None = None,
+    include_hidden: bool = False,
+    strip_html: bool = False,
+    db: str | Path | None = None,
+    replace: bool = False,
+    threads: int | None = None,
+    memory_limit: str | None = None,
+    temp_dir: str | Path | None = None,
+    engine: str = "duckdb",
+    spark: Any = None,
+    work_dir: str | Path | None = None,
+    master: str | None = None,
+    spark_conf: dict[str, str] | None = None,
+) -> pa.Table:
+    """Pairs of documents with exact Jaccard >= threshold: an Arrow table (id_a, id_b, jaccard, estimate).
+
+    `inputs` are paths (a folder, a text file, a table, or a list of them) read as `dedup run`
+    reads them; `documents` are documents in memory: a list of strings (ids 1, 2, ...), a list of
+    (id, text) pairs, a pyarrow Table, or any data frame with the Arrow PyCapsule interface
+    (pandas, polars) with a `text` column and an optional `id` column. A pyarrow Table, a data
+    frame or a list of (id, text) pairs may also be given as `inputs`. Keyword arguments mirror
+    the options of `dedup run`.
+
+    engine="spark" runs the same stages on Spark (paths only): on `spark`, an existing
+    SparkSession (a spark-submit job's, a notebook's), or on a new session (`master`,
+    `spark_conf`), with the stage tables as Parquet under `work_dir` (a temporary folder if None,
+    for local masters only).
+
+    >>> import dedup
+    >>> texts = ["the cat sat on the mat today", "the cat sat on the mat today!", "something else"]
+    >>> dedup.run(documents=texts, threshold=0.5).to_pylist()
+    [{'id_a': 1, 'id_b': 2, 'jaccard': 0.9523809523809523, 'estimate': 0.984375}]
+    >>> pairs = dedup.run("data/clough", threshold=0.8)
+    >>> pairs.num_rows
+    4
+    """
+    from .corpus import check_column_options
+    from .documents import as_table, is_in_memory
+    from .hashing import DEFAULT_SEED
+    from .pipeline import execute
+    from .settings import Settings
+
+    if documents is None and is_in_memory(inputs):
+        inputs, documents = None, inputs
+    if (inputs is None) == (documents is None):
+        raise UsageError("give either inputs (paths) or documents (in memory)")
+    table = as_table(documents, id_column, text_column) if documents is not None else None
+    paths = _paths(inputs) if inputs is not None else (Path("<documents>"),)
+    settings = Settings(
+        inputs=paths,
+        threshold=threshold,
+        shingle_type=shingle_type,  # type: ignore[arg-type]
+        shingle_size=shingle_size,
+        num_perm=num_perm,
+        seed=DEFAULT_SEED if seed is None else seed,
+        bands=bands,
+        rows=rows,
+        lines=lines,
+        id_column=id_column,
+        text_column=text_column or "text",
+        include_hidden=include_hidden,
+        strip_html=strip_html,
+        db=Path(db) if db is not None else None,
+        threads=threads,
+        memory_limit=memory_limit,
+        temp_dir=Path(temp_dir) if temp_dir is not None else None,
+        method=method,  # type: ignore[arg-type]
+        replace_documents=replace,
+    )
+    if engine == "spark":
+        if table is not None:
+            raise UsageError("engine='spark' reads paths (Spark's readers); give inputs, not documents")
+        return _run_spark(settings, spark, work_dir, master, spark_conf)
+    if engine != "duckdb":
+        raise UsageError(f"engine must be duckdb or spark, got {engine!r}")
+    if table is None:
+        check_column_options(settings.inputs, lines, id_column, text_column)
+    return execute(settings, documents=table).pairs
+
+
+def _run_spark(settings: Any, spark: Any, work_dir: Any, master: str | None, conf: dict[str, str] | None) -> pa.Table:
+    import tempfile
+
+    from .spark_run import SparkOptions, execute_spark
+
+    if work_dir is not None:
+        options = SparkOptions(work_dir=str(work_dir), master=master, conf=dict(conf or {}))
+        return execute_spark(settings, options, session=spark).pairs
+    with tempfile.TemporaryDirectory(prefix="dedup-spark-") as scratch:  # a local run's stage tables
+        options = SparkOptions(work_dir=scratch, master=master, conf=dict(conf or {}))
+        return execute_spark(settings, options, session=spark).pairs
+
+
+def _paths(inputs: Inputs) -> tuple[Path, ...]:
+    if isinstance(inputs, (str, Path)):
+        return (Path(inputs),)
+    return tuple(Path(p) for p in inputs)
+
+
+class Index:
+    """A database left by `dedup run --db` (or `dedup.run(..., db=...)`), used as a living index.
+
+    Each call opens the database and closes it again, so other processes can use it in between.
+
+    >>> import dedup, tempfile, pathlib
+    >>> db = pathlib.Path(tempfile.mkdtemp()) / "index.duckdb"
+    >>> _ = dedup.run(documents=[("a", "the cat sat on the mat"), ("b", "the cat sat on a mat")], db=db, threshold=0.5)
+    >>> index = dedup.Index(db)
+    >>> index.add(documents=[("c", "the cat sat on the mat!")])
+    'added 1 documents (0 replaced, 0 skipped); 1 pairs involve them'
+    >>> index.query(text="the cat sat on the mat").to_pylist()[0]["id"]
+    'a'
+    >>> index.explain("a", "c").jaccard > 0.5
+    True
+    >>> index.remove(["b"])
+    1
+    >>> index.export("survivors").column("id").to_pylist()
+    ['a']
+    >>> index.documents().num_rows
+    2
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if not self.path.exists():
+            raise UsageError(f"no database at {self.path} (create one with dedup.run(..., db=...))")
+
+    def __repr__(self) -> str:
+        return f"dedup.Index({str(self.path)!r})"
+
+    def add(self, inputs: Inputs = None, *, documents: Any = None, replace: bool = False, keep: str = "first") -> str:
+        """Add documents (paths as `dedup add` reads them, or documents in memory); returns the summary."""
+        from .documents import as_table, is_in_memory
+        from .index import add_documents, open_index
+
+        if documents is None and is_in_memory(inputs):
+            inputs, documents = None, inputs
+        if (inputs is None) == (documents is None):
+            raise UsageError("give either inputs (paths) or documents (in memory)")
+        table = as_table(documents) if documents is not None else None
+        paths = _paths(inputs) if inputs is not None else (Path("<documents>"),)
+        with open_index(self.path) as con:
+            report = add_documents(con, paths, replace=replace, keep=keep, documents=table)
+        return report.rsplit(";", 1)[0]  # without the seconds, so the result is reproducible
+
+    def query(
+        self, text: str | None = None, *, id: str | None = None, min_jaccard: float | None = None, min_bands: int = 1
+    ) -> pa.Table:
+        """The indexed documents similar to `text` (or to the indexed document `id`): id, jaccard, shared_bands."""
+        from .index import open_index
+        from .query import query_index
+
+        if (text is None) == (id is None):
+            raise UsageError("give exactly one of text or id")
+        with open_index(self.path, read_only=True) as con:
+            return query_index(con, text=text, doc_id=id, min_jaccard=min_jaccard, min_bands=min_bands)
+
+    def explain(self, id_a: str, id_b: str, examples: int = 3) -> Explanation:
+        """Why two documents were (or were not) paired; str() of the result is what `dedup explain` prints."""
+        from .explain import explain_pair
+        from .index import open_index
+
+        with open_index(self.path, read_only=True) as con:
+            return explain_pair(con, id_a, id_b, examples)
+
+    def remove(self, ids: list[str]) -> int:
+        """Remove documents and their pairs; returns how many were removed."""
+        from .index import open_index, remove_documents
+
+        with open_index(self.path) as con:
+            return remove_documents(con, [str(i) for i in ids])
+
+    def clusters(self, keep: str = "first") -> pa.Table:
+        """(Re)build the clusters with this survivor rule and return the clusters of two or more."""
+        return self.export("clusters", keep=keep)
+
+    def export(self, what: str = "pairs", output: str | Path | None = None, keep: str | None = None) -> pa.Table:
+        """pairs, clusters, duplicates, survivors or adjacency as a table; also written to `output` if given."""
+        from .choices import Keep, What
+        from .export import export_format, export_table, write_export
+        from .index import open_index
+
+        if output is not None:
+            export_format(Path(output))
+        with open_index(self.path) as con:
+            table = export_table(con, What(what), Keep(keep) if keep is not None else None)
+        if output is not None:
+            write_export(table, Path(output), What(what))
+        return table
+
+    def documents(self) -> pa.Table:
+        """Every document with its shingle, similar-document and cluster counts (`dedup list`)."""
+        from .index import document_list, open_index
+
+        with open_index(self.path, read_only=True) as con:
+            return document_list(con)

@@ -1,0 +1,72 @@
+"""The Python API: in-memory documents of every kind, the Index class, and its docstring examples."""
+
+from __future__ import annotations
+
+import doctest
+
+import pyarrow as pa
+import pytest
+from conftest import REPO
+
+import dedup
+import dedup.api
+import dedup.cleanup
+
+TEXTS = [
+    "the quick brown fox jumps over the lazy dog by the river",
+    "the quick brown fox jumps over the lazy dog by the river!",
+    "an entirely different sentence about query planners",
+]
+
+
+class ArrowStream:
+    """A data frame of another library: it speaks only the Arrow PyCapsule stream interface."""
+
+    def __init__(self, table: pa.Table) -> None:
+        self._table = table
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return self._table.__arrow_c_stream__(requested_schema)
+
+
+@pytest.mark.parametrize("module", [dedup, dedup.api, dedup.cleanup])
+def test_docstring_examples_run(module, monkeypatch):
+    monkeypatch.chdir(REPO)
+    failed, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert attempted and not failed
+
+
+def test_every_kind_of_in_memory_documents_gives_the_same_pairs():
+    ids = ["a", "b", "c"]
+    expected = dedup.run(documents=list(zip(ids, TEXTS, strict=True)), threshold=0.5).to_pylist()
+    assert [(p["id_a"], p["id_b"]) for p in expected] == [("a", "b")]
+    table = pa.table({"id": ids, "text": TEXTS})
+    assert dedup.run(table, threshold=0.5).to_pylist() == expected
+    assert dedup.run(ArrowStream(table), threshold=0.5).to_pylist() == expected
+    renamed = pa.table({"key": ids, "body": TEXTS})
+    got = dedup.run(ArrowStream(renamed), threshold=0.5, id_column="key", text_column="body")
+    assert got.to_pylist() == expected
+    by_position = dedup.run(documents=TEXTS, threshold=0.5).to_pylist()
+    assert [(p["id_a"], p["id_b"]) for p in by_position] == [(1, 2)]
+
+
+def test_bad_documents_are_one_clear_error():
+    with pytest.raises(dedup.api.UsageError, match="list of strings"):
+        dedup.run(documents=[1, 2, 3])
+    with pytest.raises(dedup.api.UsageError, match="no text column"):
+        dedup.run(pa.table({"body": ["x"]}))
+    with pytest.raises(dedup.api.UsageError, match="either inputs"):
+        dedup.run()
+
+
+def test_index_class_adds_queries_and_removes_in_memory(tmp_path):
+    db = tmp_path / "index.duckdb"
+    dedup.run(documents=[("a", TEXTS[0]), ("c", TEXTS[2])], threshold=0.5, db=db)
+    index = dedup.Index(db)
+    assert index.add(documents=[("b", TEXTS[1])]).startswith("added 1 documents")
+    assert index.query(id="a").column("id").to_pylist() == ["b"]
+    assert index.export("pairs").num_rows == 1
+    assert "kept" in str(index.explain("a", "b"))
+    assert index.remove(["b"]) == 1
+    assert index.query(text=TEXTS[1]).column("id").to_pylist() == ["a"]
+    assert sorted(index.documents().column("id").to_pylist()) == ["a", "c"]

@@ -1,0 +1,77 @@
+"""Inputs are what the user meant: mistakes that used to give "0 pairs, exit 0" are said or refused."""
+
+from __future__ import annotations
+
+import random
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from dedup.cli import app
+
+
+def run_cli(*args: object):
+    return CliRunner().invoke(app, ["run", *(str(a) for a in args)])
+
+
+def test_a_single_file_of_many_lines_says_that_it_is_one_document(tmp_path):
+    path = tmp_path / "tweets.txt"
+    rng = random.Random(5)
+    words = ["".join(rng.choice("abcdefghij") for _ in range(6)) for _ in range(500)]
+    path.write_text("".join(" ".join(rng.choices(words, k=8)) + "\n" for _ in range(5801)), encoding="utf-8")
+    result = run_cli(path)
+    assert result.exit_code == 0
+    assert "1 document from" in result.stderr and "5,801 lines" in result.stderr and "--lines" in result.stderr
+    # with --lines there is nothing to say
+    assert "5,801 lines" not in run_cli(path, "--lines", "-o", tmp_path / "p.csv").stderr
+    # a short file, or a file in a folder, is a document as meant
+    (tmp_path / "short.txt").write_text("one line\nand another\n", encoding="utf-8")
+    assert "note:" not in run_cli(tmp_path / "short.txt").stderr
+
+
+def test_lines_on_a_binary_file_is_refused(tmp_path):
+    table = tmp_path / "docs.parquet"
+    pq.write_table(pa.table({"text": ["a document", "another document"]}), table)
+    result = run_cli(table, "--lines")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: ") and "binary" in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("option", [("--id-column", "key"), ("--text-column", "body")])
+def test_column_options_without_a_table_are_refused(tiny_corpus, tmp_path, option):
+    result = run_cli(tiny_corpus, *option)
+    assert result.exit_code == 2 and f"Error: {option[0]} applies to tables" in result.stderr
+    lines = tmp_path / "lines.txt"
+    lines.write_text("a\nb\n", encoding="utf-8")
+    assert run_cli(lines, "--lines", *option).exit_code == 2
+    # given for a table, they apply
+    table = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"key": ["x", "y"], "body": ["some text", "other text"], "text": ["a", "b"]}), table)
+    assert run_cli(table, *option).exit_code == 0
+
+
+def test_a_folder_whose_files_were_all_skipped_says_so(tmp_path):
+    folder = tmp_path / "binaries"
+    folder.mkdir()
+    for name in ("a.bin", "b.bin"):
+        (folder / name).write_bytes(b"\x00\x01binary")
+    result = run_cli(folder)
+    assert result.exit_code == 0
+    assert "warning: no document to compare: of 2 inputs, 2 were skipped" in result.stderr
+
+
+def test_show_skipped_lists_each_input_once_and_names_db_only_when_there_is_one(tmp_path):
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "text.txt").write_text("a text", encoding="utf-8")
+    for i in range(12):
+        (folder / f"b{i:02d}.bin").write_bytes(b"\x00binary")
+    result = run_cli(folder, "--show-skipped")
+    assert result.exit_code == 0
+    for i in range(12):
+        assert result.stderr.count(f"b{i:02d}.bin") == 1
+    assert "--db" not in result.stderr
+    with_db = run_cli(folder, "--db", tmp_path / "r.duckdb")
+    assert "skipped table of --db" in with_db.stderr and "--show-skipped lists them all" in with_db.stderr

@@ -1,0 +1,71 @@
+"""A kept index never loses documents, and every index command works on every method's index."""
+
+from __future__ import annotations
+
+import pytest
+from corpora import planted_corpus
+from indexing import invoke, make_index, rows, write_jsonl
+from typer.testing import CliRunner
+
+from dedup.cli import app
+
+
+def run_cli(*args: object):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_run_on_a_grown_index_refuses_to_drop_the_added_documents(tmp_path):
+    docs = planted_corpus(8, 2, seed=11)
+    db = make_index(tmp_path, docs)
+    added = {"added-1": "an added text about sailing boats", "added-2": "x y"}
+    more = write_jsonl(tmp_path / "more.jsonl", added)
+    invoke("add", db, more, "-q")
+    grown = rows(db, "select count(*) from documents")[0][0]
+    assert grown == len(docs) + 2
+    result = run_cli("run", tmp_path / "index.jsonl", "--db", db, "-q")
+    assert result.exit_code == 2, result.stderr
+    message = result.stderr.strip()
+    assert message.count("\n") == 0 and message.startswith("Error: ")
+    assert "2 documents" in message and "'added-1'" in message and "--replace" in message
+    assert rows(db, "select count(*) from documents")[0][0] == grown  # nothing was rewritten
+    # the same inputs plus the added ones: nothing is dropped, the run goes ahead
+    invoke("run", write_jsonl(tmp_path / "all.jsonl", {**docs, **added}), "--db", db, "-q")
+    assert rows(db, "select count(*) from documents")[0][0] == grown
+    # --replace rebuilds from the inputs alone, as asked
+    invoke("run", tmp_path / "index.jsonl", "--db", db, "-q", "--replace")
+    assert rows(db, "select count(*) from documents")[0][0] == len(docs)
+
+
+def test_a_run_with_new_options_on_a_kept_index_sets_the_options_that_add_uses(tmp_path):
+    docs = planted_corpus(8, 2, seed=12)
+    db = make_index(tmp_path, docs)
+    invoke("run", tmp_path / "index.jsonl", "--db", db, "-q", "-k", "5", "--threshold", "0.6")
+    new = {"late": next(iter(docs.values())) + " and a few more words"}
+    invoke("add", db, write_jsonl(tmp_path / "late.jsonl", new), "-q", "-k", "5")
+    whole = make_index(tmp_path, {**docs, **new}, "whole", "-k", "5", "--threshold", "0.6")
+    pairs = "select id_a, id_b, jaccard from pairs order by all"
+    assert rows(db, pairs) == rows(whole, pairs) and rows(db, pairs)
+
+
+@pytest.mark.parametrize("method", ["exact", "signature"])
+def test_index_commands_work_on_an_index_of_every_method(tmp_path, method):
+    docs = planted_corpus(10, 2, seed=13)
+    ids = list(docs)
+    first, second = dict(list(docs.items())[:20]), dict(list(docs.items())[20:])
+    options = ("--method", method, "--threshold", "0.5")
+    db = make_index(tmp_path, first, "index", *options)
+    whole = make_index(tmp_path, docs, "whole", *options)
+    invoke("add", db, write_jsonl(tmp_path / "second.jsonl", second), "-q")
+    pairs = "select id_a, id_b, jaccard from pairs order by all"
+    assert rows(db, pairs) == rows(whole, pairs) and rows(db, pairs)
+    id_a, id_b = rows(whole, "select id_a, id_b from pairs order by jaccard desc limit 1")[0]
+    explained = invoke("explain", db, id_a, id_b).stdout
+    assert "kept" in explained and f"--method {method}" in explained
+    invoke("buckets", db, "--top", "2")
+    similar = invoke("query", db, "--id", id_a, "--format", "csv").stdout
+    assert id_b in similar
+    # the exact index's query is exact: it equals the pairs of the document
+    if method == "exact":
+        expected = {b if a == ids[0] else a for a, b in rows(whole, "select id_a, id_b from pairs") if ids[0] in (a, b)}
+        got = invoke("query", db, "--id", ids[0], "--format", "csv").stdout.splitlines()[1:]
+        assert {line.split(",")[0] for line in got} == expected

@@ -1,0 +1,74 @@
+"""`dedup sql`: every statement's result, streamed; a closed pipe is a normal exit; wide tables readable."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO
+from indexing import invoke
+from typer.testing import CliRunner
+
+from dedup.cli import TableFormat, app, interactive
+from dedup.explore import open_readonly
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("sql") / "clough.duckdb"
+    invoke("run", REPO / "data" / "clough", "--db", path, "-q")
+    return path
+
+
+def sql(*args: object, stdin: str | None = None):
+    result = CliRunner().invoke(app, ["sql", *(str(a) for a in args)], input=stdin, env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.stderr
+    return result
+
+
+def test_every_statement_result_is_printed(db):
+    out = sql(db, "select 1 as one; select count(*) as n from documents").stdout
+    assert out == "one\n---\n  1\n\n  n\n---\n100\n"
+    result = sql(db, "select 1 as one; select count(*) as n from documents", "--format", "csv")
+    assert result.stdout == "n\n100\n" and "prints the last one's result only" in result.stderr
+    assert sql(db, stdin="select count(*) as n from pairs;").stdout == "n\n-\n4\n"
+
+
+def test_wide_tables_are_printed_one_record_at_a_time(db):
+    out = sql(db, "select * from signatures order by doc_id limit 2").stdout
+    assert out.startswith("-[ record 1 ]") and "-[ record 2 ]" in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+    assert "mh_127" in out
+
+
+def test_a_closed_pipe_is_a_normal_exit_and_results_stream(db):
+    # 50 million rows: only streaming prints the first ones at once and in bounded memory
+    query = "select range as i, md5(range::varchar) as s from range(50000000)"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "dedup", "sql", str(db), query],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "100"},
+    )  # fmt: skip
+    assert process.stdout is not None and process.stderr is not None
+    head = [process.stdout.readline() for _ in range(3)]
+    process.stdout.close()  # as `| head -3` does
+    assert process.wait(timeout=120) == 0
+    assert head[0].split() == [b"i", b"s"] and head[2].split()[0] == b"0"
+    assert process.stderr.read() == b""
+
+
+def test_interactive_prompt_runs_statements_and_survives_errors(db, capsys):
+    lines = iter(["select 41 + 1", "as answer;", "select * from nowhere;", "select 'after' as x;"])
+
+    def read_line(prompt: str) -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    with open_readonly(db) as con:
+        interactive(con, TableFormat.table, read_line)
+    captured = capsys.readouterr()
+    assert "answer\n------\n    42\n" in captured.out and "after" in captured.out
+    assert "Error: Catalog Error" in captured.err
