@@ -45,10 +45,11 @@ def startup_seconds() -> float:
 
 def stage_metrics(event_dir: Path) -> dict[str, dict[str, float]]:
     """Per dedup table (the job description the engine sets): shuffle bytes/records, task seconds."""
-    (log,) = [p for p in event_dir.iterdir() if p.is_file()]
+    # Spark 4 writes rolling logs: eventlog_v2_<app>/events_<n>_<app>[.compressed]
+    files = sorted(p for p in event_dir.rglob("*") if p.is_file() and not p.name.startswith("appstatus"))
     stage_table: dict[int, str] = {}
     totals: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    for line in log.read_text(encoding="utf-8").splitlines():
+    for line in (line for log in files for line in _lines(log)):
         event = json.loads(line)
         kind = event.get("Event")
         if kind == "SparkListenerJobStart":
@@ -64,6 +65,22 @@ def stage_metrics(event_dir: Path) -> dict[str, dict[str, float]]:
             totals[table]["task_seconds"] += metrics.get("Executor Run Time", 0) / 1000
             totals[table]["tasks"] += 1
     return {name: dict(values) for name, values in totals.items()}
+
+
+def _lines(log: Path) -> list[str]:
+    """The JSON lines of an event log file, zstd-compressed (Spark 4's default) or not; a log cut
+    short (a run stopped) gives the lines before the cut."""
+    import pyarrow as pa
+
+    data = b""
+    try:
+        with pa.input_stream(str(log), compression="zstd" if log.suffix == ".zstd" else None) as stream:
+            while chunk := stream.read(1 << 20):
+                data += chunk
+    except (OSError, pa.ArrowInvalid):
+        pass
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    return lines if data.endswith(b"\n") else lines[:-1]
 
 
 def options_for(name: str) -> list[str]:
@@ -84,6 +101,7 @@ def bench(name: str, folder: Path, startup: float) -> str:
         [
             "dedup", "run", str(corpus), *options_for(name), "--engine", "spark", "--master", "local[2]",
             "--work-dir", str(folder / f"{name}-work"), "--spark-conf", "spark.eventLog.enabled=true",
+            "--spark-conf", "spark.eventLog.compress=false",
             "--spark-conf", f"spark.eventLog.dir={events.as_uri()}", "-q", "-o", str(spark_out),
         ]
     )  # fmt: skip
