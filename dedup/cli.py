@@ -311,7 +311,7 @@ def spark_run_command(**given: object) -> None:
             rows=given["rows"],  # type: ignore[arg-type]
             lines=given["lines"],  # type: ignore[arg-type]
             id_column=given["id_column"],  # type: ignore[arg-type]
-            text_column=given["text_column"],  # type: ignore[arg-type]
+            text_column=given["text_column"] or "text",  # type: ignore[arg-type]
             include_hidden=given["include_hidden"],  # type: ignore[arg-type]
             strip_html=given["strip_html"],  # type: ignore[arg-type]
             delimiter=delimiter_value(given["delimiter"]),  # type: ignore[arg-type]
