@@ -8,10 +8,13 @@ hashing), so recall = |pairs found| / |exact pairs| and precision = |found & exa
     pip install -e '.[bench]'
     python benchmarks/bench.py short medium --out benchmarks/results/results.md
     python benchmarks/bench.py scale-25k scale-50k scale-100k scale-200k --systems dedup
+    python benchmarks/bench.py scale-1m --systems dedup --truth none --memory-limit 4GB
     python benchmarks/bench.py --input corpus.parquet --shingle-type word -k 5
 
 Wall seconds include starting Python, reading the file and writing the pairs, for every system.
-Peak RSS is the maximum resident set of the system's process (for dedup, the `dedup` process).
+Peak RSS is the maximum resident set of the system's process (for dedup, the `dedup` process, run
+as a user runs it: `dedup run ... -o pairs`, no --db; candidates and stage seconds are read from
+the summary it prints).
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -47,6 +52,8 @@ class Result:
     pairs: int
     recall: float
     precision: float
+    spill_mib: float = 0.0
+    stages: dict[str, float] = field(default_factory=dict)  # dedup's stage seconds (its last run)
 
 
 def child(args: argparse.Namespace) -> None:
@@ -67,8 +74,8 @@ def command_for(system: str, source: Path, out: Path, args: argparse.Namespace) 
             str(Path(sys.executable).with_name("dedup")), "run", str(source), *banding,
             "--threshold", str(args.threshold),
             "--shingle-type", args.shingle_type, "-k", str(args.k), "--num-perm", str(args.num_perm),
-            "--method", method, "--threads", str(args.threads), "-o", str(out), "-q",
-            "--db", str(out.with_suffix(".duckdb")),
+            "--method", method, "--threads", str(args.threads), "-o", str(out),
+            *(["--memory-limit", args.memory_limit, "--temp-dir", str(spill_folder(out))] if args.memory_limit else []),
         ]  # fmt: skip
     return [
         sys.executable, __file__, "--child", system, "--input", str(source), "--pairs", str(out),
@@ -78,14 +85,51 @@ def command_for(system: str, source: Path, out: Path, args: argparse.Namespace) 
     ]  # fmt: skip
 
 
+def spill_folder(out: Path) -> Path:
+    return out.with_name(out.stem + "-spill")
+
+
+def folder_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) if folder.exists() else 0
+
+
+SPILLS: dict[Path, float] = {}  # peak spill (MiB) of the last run writing each output
+SUMMARIES: dict[Path, str] = {}  # what the last run writing each output printed on stderr
+
+
 def run_system(system: str, source: Path, work: Path, args: argparse.Namespace) -> tuple[float, float, Path]:
-    """Wall seconds and peak RSS (MiB, from wait4 of that one process) of one system's run."""
+    """Wall seconds and peak RSS (MiB, from wait4 of that one process) of one system's run; with
+    --memory-limit, the peak size of dedup's spill folder too (polled every 0.25 s, in SPILLS)."""
     out = work / f"{source.stem}-{system}.parquet"
-    for stale in (out, out.with_suffix(".duckdb")):
-        stale.unlink(missing_ok=True)
+    out.unlink(missing_ok=True)
     env = dict(os.environ, RAYON_NUM_THREADS=str(args.threads), OMP_NUM_THREADS=str(args.threads))
-    measured = run_measured(command_for(system, source, out, args), env)
+    peak_spill = 0
+    done = threading.Event()
+
+    def poll() -> None:
+        nonlocal peak_spill
+        while not done.wait(0.25):
+            try:
+                peak_spill = max(peak_spill, folder_bytes(spill_folder(out)))
+            except OSError:
+                pass
+
+    watcher = threading.Thread(target=poll)
+    watcher.start()
+    try:
+        measured = run_measured(command_for(system, source, out, args), env)
+    finally:
+        done.set()
+        watcher.join()
+    SPILLS[out] = peak_spill / 2**20
+    SUMMARIES[out] = measured.stderr
     return measured.seconds, measured.peak_mib, out
+
+
+def stage_seconds(path: Path) -> dict[str, float]:
+    """The stage seconds of dedup's summary (a run without --db, as a user runs it)."""
+    found = re.findall(r"^(\w+) +\d+ +([\d.]+)$", SUMMARIES[path], flags=re.MULTILINE)
+    return {name: float(seconds) for name, seconds in found}
 
 
 def pair_set(path: Path) -> set[tuple[str, str]]:
@@ -98,10 +142,9 @@ def pair_set(path: Path) -> set[tuple[str, str]]:
 
 def candidates_of(system: str, path: Path) -> int:
     if system in ("dedup", "exact", "dense"):
-        import duckdb
-
-        with duckdb.connect(str(path.with_suffix(".duckdb")), read_only=True) as con:
-            return con.execute("select count(*) from candidates").fetchall()[0][0]
+        found = re.search(r"candidates: (\d+)", SUMMARIES[path])
+        assert found is not None, SUMMARIES[path]
+        return int(found.group(1))
     metadata = pq.read_schema(path).metadata or {}
     return int(metadata.get(b"candidates", b"0"))
 
@@ -133,22 +176,29 @@ def versions() -> str:
 
 
 def bench(name: str, source: Path, args: argparse.Namespace, work: Path) -> list[Result]:
-    exact_seconds, exact_peak, exact_path = run_system(args.truth, source, work, args)
-    truth = pair_set(exact_path)
-    label = "dedup --method exact" if args.truth == "exact" else "reference: lsh 32x4"
-    results = [
-        Result(name, label, exact_seconds, exact_peak, candidates_of(args.truth, exact_path), len(truth), 1.0, 1.0)
-    ]
+    results: list[Result] = []
+    truth: set[tuple[str, str]] | None = None
+    if args.truth != "none":
+        exact_seconds, exact_peak, exact_path = run_system(args.truth, source, work, args)
+        truth = pair_set(exact_path)
+        label = "dedup --method exact" if args.truth == "exact" else "reference: lsh 32x4"
+        results.append(
+            Result(name, label, exact_seconds, exact_peak, candidates_of(args.truth, exact_path), len(truth), 1.0, 1.0)
+        )
     for system in args.systems:
         runs = [run_system(system, source, work, args) for _ in range(args.repeat)]
         seconds = statistics.median(r[0] for r in runs)
         peak = max(r[1] for r in runs)
         found = pair_set(runs[-1][2])
-        hit = len(found & truth)
+        hit = len(found & truth) if truth is not None else 0
+        recall = float("nan") if truth is None else hit / len(truth) if truth else 1.0
+        precision = float("nan") if truth is None else hit / len(found) if found else 1.0
         results.append(
-            Result(name, system, seconds, peak, candidates_of(system, runs[-1][2]), len(found),
-                   hit / len(truth) if truth else 1.0, hit / len(found) if found else 1.0)
-        )  # fmt: skip
+            Result(name, system, seconds, peak, candidates_of(system, runs[-1][2]), len(found), recall, precision)
+        )
+        if system in ("dedup", "exact", "dense"):
+            results[-1].stages = stage_seconds(runs[-1][2])
+            results[-1].spill_mib = max(SPILLS.get(r[2], 0.0) for r in runs)
         print(f"  {name} {system}: {seconds:.2f} s, {peak:.0f} MiB, recall {results[-1].recall:.4f}", file=sys.stderr)
     return results
 
@@ -182,6 +232,15 @@ def markdown(results: list[Result]) -> str:
             f"| {r.workload} | {r.system} | {r.seconds:.2f} | {r.peak_mib:.0f} | {r.candidates} | {r.pairs} | "
             f"{r.recall:.4f} | {r.precision:.4f} | {ratio_t} | {ratio_m} |"
         )
+    staged = [r for r in results if r.stages]
+    if staged:
+        names = list(dict.fromkeys(n for r in staged for n in r.stages))
+        lines += ["", "Stage seconds of dedup's last run (from its summary), peak spill of its runs:", ""]
+        lines.append("| workload | system | " + " | ".join(names) + " | peak spill MiB |")
+        lines.append("|---|---|" + "---:|" * (len(names) + 1))
+        for r in staged:
+            cells = " | ".join(f"{r.stages[n]:.2f}" if n in r.stages else "" for n in names)
+            lines.append(f"| {r.workload} | {r.system} | {cells} | {r.spill_mib:.0f} |")
     return "\n".join(lines)
 
 
@@ -199,11 +258,12 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
         "--truth",
-        choices=["exact", "dense"],
+        choices=["exact", "dense", "none"],
         default="exact",
         help="reference answer: exact (--method exact) or dense (LSH 32 bands x 4 rows: a pair >= 0.8 is missed "
-        "with probability < 5e-8; for inputs where exact is too slow)",
+        "with probability < 5e-8; for inputs where exact is too slow), or none (the scaling series: no recall)",
     )
+    parser.add_argument("--memory-limit", help="dedup's --memory-limit (e.g. 4GB); adds peak spill and stage times")
     parser.add_argument("--repeat", type=int, default=1, help="runs per system; the median time is shown")
     parser.add_argument("--work", default="/tmp/dedup-bench", help="folder for corpora and outputs")
     parser.add_argument("--out", help="append the markdown table here")
@@ -235,7 +295,7 @@ def main() -> None:
     table = markdown(results)
     header = (
         f"threshold {args.threshold}, {args.num_perm} permutations, {args.bands} bands x {args.rows} rows, "
-        f"{args.threads} threads; {versions()}"
+        f"{args.threads} threads{', --memory-limit ' + args.memory_limit if args.memory_limit else ''}; {versions()}"
     )
     print(header)
     print(table)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 class Measured:
     seconds: float
     peak_mib: float  # ru_maxrss of this one process (wait4), not a running maximum over children
+    stderr: str = ""  # what it printed there (dedup's summary: candidates, stage seconds)
 
 
 def run_measured(command: list[str], env: Mapping[str, str] | None = None) -> Measured:
@@ -26,4 +27,4 @@ def run_measured(command: list[str], env: Mapping[str, str] | None = None) -> Me
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise SystemExit(f"{command[0]} failed ({process.returncode}): {errors.decode(errors='replace')}")
-    return Measured(seconds, usage.ru_maxrss / 1024)
+    return Measured(seconds, usage.ru_maxrss / 1024, errors.decode(errors="replace"))

@@ -35,6 +35,8 @@ WORKLOADS = {
     "scale-50k": Workload("scale-50k", 50_000, 30, "char", 5),
     "scale-100k": Workload("scale-100k", 100_000, 30, "char", 5),
     "scale-200k": Workload("scale-200k", 200_000, 30, "char", 5),
+    "scale-1m": Workload("scale-1m", 1_000_000, 30, "char", 5),
+    "scale-10m": Workload("scale-10m", 10_000_000, 30, "char", 5),
 }
 
 

@@ -54,6 +54,8 @@ def _one_line(error: ClickUsageError) -> ClickUsageError:
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from .engine import Engine
+
 app = typer.Typer(
     cls=OneLineErrors,
     help="Find near-duplicate documents: shingles -> MinHash -> LSH -> exact Jaccard, in SQL (DuckDB).",
@@ -355,33 +357,33 @@ def sql(
     from .explore import open_readonly
 
     try:
-        with open_readonly(db) as con, closed_pipe_is_normal():
+        with open_readonly(db) as engine, closed_pipe_is_normal():
             if query is None and sys.stdin.isatty():
-                interactive(con, output_format, input)
+                interactive(engine, output_format, input)
             else:
-                print_results(con, sys.stdin.read() if query is None else query, output_format)
+                print_results(engine, sys.stdin.read() if query is None else query, output_format)
     except DedupError as error:
         fail(error)
 
 
-def print_results(con: object, query: str, output_format: TableFormat) -> None:
+def print_results(engine: "Engine", query: str, output_format: TableFormat) -> None:
     """Every statement's result in table format (a blank line between); in csv/jsonl the last one's."""
     import shutil
 
     from .explore import results, statements
     from .output import TextTable, write_csv, write_jsonl
 
-    texts = statements(con, query)  # type: ignore[arg-type]
+    texts = statements(engine, query)
     if output_format != TableFormat.table and len(texts) > 1:
         stderr.print(
             f"note: {len(texts)} statements; --format {output_format.value} prints the last one's result only",
             markup=False,
         )
-        for reader in results(con, ";\n".join(texts[:-1])):  # type: ignore[arg-type]
+        for reader in results(engine, ";\n".join(texts[:-1])):
             reader.read_all()
         texts = texts[-1:]
     width = shutil.get_terminal_size((120, 24)).columns
-    for number, reader in enumerate(results(con, ";\n".join(texts))):  # type: ignore[arg-type]
+    for number, reader in enumerate(results(engine, ";\n".join(texts))):
         if number:
             sys.stdout.write("\n")
         table = TextTable(sys.stdout, reader.schema, max_width=width) if output_format == TableFormat.table else None
@@ -400,7 +402,7 @@ def print_results(con: object, query: str, output_format: TableFormat) -> None:
             write_csv(reader.schema.empty_table(), sys.stdout)
 
 
-def interactive(con: object, output_format: TableFormat, read_line: Callable[[str], str]) -> None:
+def interactive(engine: "Engine", output_format: TableFormat, read_line: Callable[[str], str]) -> None:
     """A prompt: statements end with ';'; an error is one line and the prompt goes on; Ctrl-D ends."""
     pending: list[str] = []
     while True:
@@ -412,7 +414,7 @@ def interactive(con: object, output_format: TableFormat, read_line: Callable[[st
         if line.rstrip().endswith(";"):
             text, pending = "\n".join(pending), []
             try:
-                print_results(con, text, output_format)
+                print_results(engine, text, output_format)
             except DedupError as error:
                 stderr.print(f"Error: {error}", markup=False)
             sys.stdout.flush()

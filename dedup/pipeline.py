@@ -13,13 +13,14 @@ from pathlib import Path
 import pyarrow as pa
 
 from .corpus import read_documents, read_inputs
-from .engine import Engine, open_engine, temp_directory
+from .engine import Engine, Statement, open_engine, temp_directory
 from .errors import EngineError, Interrupted, UsageError
 from .params import COMPLETE_ENOUGH, candidate_probability
 from .records import Checkpoints, digest_tables, input_fingerprint, record_run
 from .settings import Settings
 from .sqlfiles import query
-from .stages import compile_stages
+from .sqltext import quote_identifier
+from .stages import Stage, compile_stages
 
 # The one-line message of Ctrl-C during a run.
 STAGES_KEPT = "interrupted; the database keeps every stage that had finished"
@@ -152,6 +153,8 @@ def _execute(engine: Engine, settings: Settings, progress: Progress, documents: 
         raise Interrupted("interrupted while reading the inputs; nothing was written") from None
     raw = corpus.to_arrow()
     skipped = corpus.skipped_arrow()
+    read, latin1, notes = raw.num_rows, corpus.latin1, list(corpus.notes)
+    del corpus  # the texts as Python strings: ~300 MB at 1M short documents, not needed any more
     fingerprint = input_fingerprint(settings, digest_tables(raw, skipped))
     summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, time.perf_counter() - clock))
     progress.finish(summary.stages[-1])
@@ -163,33 +166,46 @@ def _execute(engine: Engine, settings: Settings, progress: Progress, documents: 
     try:
         if settings.db is not None and not settings.replace_documents:
             _refuse_dropping_documents(engine, settings.db)
-        for stage, statement in compile_stages(settings, engine.dialect):
-            fingerprint = statement.fingerprint(fingerprint)
-            if not rerun and checkpoints.finished(stage.name, fingerprint):
-                summary.stages.append(StageReport(stage.name, checkpoints.rows(stage.name), 0.0, reused=True))
-                progress.finish(summary.stages[-1])
+        for group in _stage_groups(compile_stages(settings, engine.dialect)):
+            fingerprints = []
+            for _, statement in group:
+                fingerprint = statement.fingerprint(fingerprint)
+                fingerprints.append(fingerprint)
+            finished = [checkpoints.finished(s.name, f) for (s, _), f in zip(group, fingerprints, strict=True)]
+            if not rerun and all(finished):
+                for stage, _ in group:
+                    summary.stages.append(StageReport(stage.name, checkpoints.rows(stage.name), 0.0, reused=True))
+                    progress.finish(summary.stages[-1])
                 continue
             rerun = True
-            progress.start(stage.name)
-            clock = time.perf_counter()
             with engine.atomic(STAGES_KEPT):
-                engine.create_table(stage.name, statement)
-                if stage.name == "documents":
-                    engine.create_table("skipped", query("skipped", dialect=engine.dialect))
-                rows = checkpoints.record(stage.name, fingerprint, settings)
-            summary.stages.append(StageReport(stage.name, rows, time.perf_counter() - clock))
-            progress.finish(summary.stages[-1])
+                if len(group) > 1:
+                    seconds = _run_in_batches(engine, group, progress)
+                else:
+                    stage, statement = group[0]
+                    progress.start(stage.name)
+                    clock = time.perf_counter()
+                    engine.create_table(stage.name, statement)
+                    if stage.name == "documents":
+                        engine.create_table("skipped", query("skipped", dialect=engine.dialect))
+                        engine.unregister("raw_documents")
+                        raw = None  # the documents table has the texts now: free the Arrow copy
+                    seconds = {stage.name: time.perf_counter() - clock}
+                for (stage, _), stage_fingerprint in zip(group, fingerprints, strict=True):
+                    rows = checkpoints.record(stage.name, stage_fingerprint, settings)
+                    summary.stages.append(StageReport(stage.name, rows, seconds[stage.name]))
+                    progress.finish(summary.stages[-1])
     finally:
         engine.unregister("raw_documents")
         engine.unregister("raw_skipped")
 
     counts = {report.name: report.rows for report in summary.stages}
     summary.skipped = skipped.num_rows
-    summary.read = raw.num_rows + summary.skipped
+    summary.read = read + summary.skipped
     summary.processed = counts["signatures"]
-    summary.empty = raw.num_rows - summary.processed
-    summary.latin1 = corpus.latin1
-    summary.notes = list(corpus.notes)
+    summary.empty = read - summary.processed
+    summary.latin1 = latin1
+    summary.notes = notes
     summary.shingles = counts["shingles"]
     summary.candidates = counts["candidates"]
     summary.pairs = counts["pairs"]
@@ -211,3 +227,60 @@ def _refuse_dropping_documents(engine: Engine, db: Path) -> None:
             "give --replace to rebuild it from these inputs alone, use `dedup add` to add documents to it, "
             "or give another --db"
         )
+
+
+# The per-document stages whose memory would grow with the corpus (a DISTINCT over every shingle
+# occurrence, a 128-column GROUP BY over every document): a large corpus runs them on batches
+# of consecutive doc_ids, each batch in memory, appending to the tables.
+BATCHED_STAGES = ("shingles", "signatures")
+# A batch holds at most this many documents and about this many characters of normalized text
+# (about as many shingle occurrences): ~1 GB of DuckDB memory at most.
+BATCH_DOCUMENTS = 100_000
+BATCH_CHARACTERS = 16_000_000
+
+Compiled = tuple[Stage, Statement]
+
+
+def _stage_groups(stages: list[Compiled]) -> list[list[Compiled]]:
+    """The stages in order, the consecutive batched stages as one group (they run batch by batch)."""
+    groups: list[list[Compiled]] = []
+    for stage, statement in stages:
+        if groups and stage.name in BATCHED_STAGES and groups[-1][-1][0].name in BATCHED_STAGES:
+            groups[-1].append((stage, statement))
+        else:
+            groups.append([(stage, statement)])
+    return groups
+
+
+def _run_in_batches(engine: Engine, group: list[Compiled], progress: Progress) -> dict[str, float]:
+    """Run the group's stages on each batch of documents in the staging schema, which shadows main
+    (as `index add` stages new documents), appending each batch's rows to the main tables.
+    One batch (most corpora) runs the stages on the whole tables, as they are written."""
+    dialect = engine.dialect
+    seconds = {stage.name: 0.0 for stage, _ in group}
+    sizes = {"characters": BATCH_CHARACTERS, "documents": BATCH_DOCUMENTS}
+    batches = engine.fetch_rows(query("batch_ranges", sizes, dialect))
+    if len(batches) <= 1:
+        for stage, statement in group:
+            progress.start(stage.name)
+            clock = time.perf_counter()
+            engine.create_table(stage.name, statement)
+            seconds[stage.name] += time.perf_counter() - clock
+        return seconds
+    engine.execute(query("staging_create", dialect=dialect))
+    engine.execute(query("staging_enter", dialect=dialect))
+    try:
+        for number, (first, last) in enumerate(batches):
+            engine.create_table("documents", query("batch_documents", {"first": first, "last": last}, dialect))
+            for stage, statement in group:
+                progress.start(stage.name)
+                clock = time.perf_counter()
+                engine.create_table(stage.name, statement)
+                keep = "staging_keep" if number == 0 else "staging_append"
+                engine.execute(query(keep, dialect=dialect, table=quote_identifier(stage.name)))
+                seconds[stage.name] += time.perf_counter() - clock
+        for name in ("documents", *seconds):
+            engine.execute(query("staging_drop", dialect=dialect, table=quote_identifier(name)))
+    finally:
+        engine.execute(query("staging_leave", dialect=dialect))
+    return seconds

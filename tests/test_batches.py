@@ -1,0 +1,61 @@
+"""A large corpus runs the per-document stages in doc_id batches: the tables equal one batch's."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+from corpora import planted_corpus, write_folder
+
+import dedup
+from dedup import pipeline
+from dedup.sqlfiles import query
+
+TABLES = ("documents", "shingles", "signatures", "band_hashes", "candidates", "verified", "pairs")
+
+
+def run_into(db, folder, **options):
+    dedup.run(folder, 0.8, shingle_size=5, db=db, **options)
+
+
+def differing_rows(a, b, table: str) -> int:
+    with duckdb.connect(str(a), read_only=True) as con:
+        con.execute(f"attach '{b}' as other (read_only)")
+        forward = con.execute(f"select count(*) from (from {table} except all from other.{table})").fetchall()[0][0]
+        backward = con.execute(f"select count(*) from (from other.{table} except all from {table})").fetchall()[0][0]
+        return forward + backward
+
+
+@pytest.mark.parametrize("kind,documents,characters", [("char", 7, 10**9), ("char", 10**9, 2_000), ("word", 5, 3_000)])
+def test_batches_give_the_tables_of_one_batch(tmp_path, monkeypatch, kind, documents, characters):
+    docs = planted_corpus(n_base=15, variants=3, seed=5)
+    write_folder(tmp_path / "c", docs)
+    run_into(tmp_path / "one.duckdb", tmp_path / "c", shingle_type=kind)
+    monkeypatch.setattr(pipeline, "BATCH_DOCUMENTS", documents)
+    monkeypatch.setattr(pipeline, "BATCH_CHARACTERS", characters)
+    batches = []
+    original = pipeline._run_in_batches
+
+    def counting(engine, group, progress):
+        sizes = {"characters": characters, "documents": documents}
+        batches.append(len(engine.fetch_rows(query("batch_ranges", sizes))))
+        return original(engine, group, progress)
+
+    monkeypatch.setattr(pipeline, "_run_in_batches", counting)
+    run_into(tmp_path / "many.duckdb", tmp_path / "c", shingle_type=kind)
+    assert batches and batches[0] > 3
+    for table in TABLES:
+        assert differing_rows(tmp_path / "one.duckdb", tmp_path / "many.duckdb", table) == 0, table
+    with duckdb.connect(str(tmp_path / "many.duckdb"), read_only=True) as con:
+        stages = dict(con.execute("select stage, rows from stages").fetchall())
+        assert stages["shingles"] == con.execute("select count(*) from shingles").fetchall()[0][0]
+        assert stages["signatures"] == con.execute("select count(*) from signatures").fetchall()[0][0] > 40
+
+
+def test_a_batched_run_resumes(tmp_path, monkeypatch):
+    write_folder(tmp_path / "c", planted_corpus(n_base=10, variants=2, seed=6))
+    monkeypatch.setattr(pipeline, "BATCH_DOCUMENTS", 4)
+    run_into(tmp_path / "run.duckdb", tmp_path / "c")
+    ran = []
+    monkeypatch.setattr(pipeline, "_run_in_batches", lambda *args: ran.append(args) or {})
+    run_into(tmp_path / "run.duckdb", tmp_path / "c")
+    assert ran == []  # every stage was reused
