@@ -42,6 +42,11 @@ def run(
     temp_dir: str | Path | None = None,
     keep: str = "first",
     write_deduplicated: str | Path | None = None,
+    engine: str = "duckdb",
+    spark: Any = None,
+    work_dir: str | Path | None = None,
+    master: str | None = None,
+    spark_conf: dict[str, str] | None = None,
 ) -> pa.Table:
     """Pairs of documents with exact Jaccard >= threshold: an Arrow table (id_a, id_b, jaccard, estimate).
 
@@ -56,6 +61,11 @@ def run(
     (pandas, polars) with a `text` column and an optional `id` column. A pyarrow Table, a data
     frame or a list of (id, text) pairs may also be given as `inputs`. Keyword arguments mirror
     the options of `dedup run`.
+
+    engine="spark" runs the same stages on Spark (paths only): on `spark`, an existing
+    SparkSession (a spark-submit job's, a notebook's), or on a new session (`master`,
+    `spark_conf`), with the stage tables as Parquet under `work_dir` (a temporary folder if None,
+    for local masters only).
 
     >>> import dedup
     >>> texts = ["the cat sat on the mat today", "the cat sat on the mat today!", "something else"]
@@ -98,10 +108,29 @@ def run(
         method=method,  # type: ignore[arg-type]
         replace_documents=replace,
     )
+    if engine == "spark":
+        if table is not None:
+            raise UsageError("engine='spark' reads paths (Spark's readers); give inputs, not documents")
+        return _run_spark(settings, spark, work_dir, master, spark_conf)
+    if engine != "duckdb":
+        raise UsageError(f"engine must be duckdb or spark, got {engine!r}")
     if table is None:
         check_column_options(settings.inputs, lines, id_column, text_column)
     out = Path(write_deduplicated) if write_deduplicated is not None else None
     return run_settings(settings, keep=keep, write_deduplicated=out, documents=table).pairs
+
+
+def _run_spark(settings: Any, spark: Any, work_dir: Any, master: str | None, conf: dict[str, str] | None) -> pa.Table:
+    import tempfile
+
+    from .spark_run import SparkOptions, execute_spark
+
+    if work_dir is not None:
+        options = SparkOptions(work_dir=str(work_dir), master=master, conf=dict(conf or {}))
+        return execute_spark(settings, options, session=spark).pairs
+    with tempfile.TemporaryDirectory(prefix="dedup-spark-") as scratch:  # a local run's stage tables
+        options = SparkOptions(work_dir=scratch, master=master, conf=dict(conf or {}))
+        return execute_spark(settings, options, session=spark).pairs
 
 
 def _paths(inputs: Inputs) -> tuple[Path, ...]:

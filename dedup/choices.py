@@ -43,6 +43,13 @@ class ExportKind(StrEnum):
     adjacency = "adjacency"
 
 
+class EngineName(StrEnum):
+    """Which engine runs the stages."""
+
+    duckdb = "duckdb"
+    spark = "spark"
+
+
 class TableFormat(StrEnum):
     """How a table is printed to stdout."""
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from . import sqltext
+from . import lowercase, sqltext
 from .engine import Statement
 from .hashing import bucket_constants, permutation_coefficients
 from .settings import Settings
@@ -21,6 +21,11 @@ from .sqlfiles import Fragments, bind, fill, fragment, read_sql, sql_dir
 # Word pieces are shorter because every shingle row slices its piece's token list: 64 tokens
 # shingled the `long` benchmark workload in 3.6 s against 5.4 s with 256.
 SHINGLE_PIECE = {"char": 256, "word": 64}
+
+
+# The Spark candidates stage spreads a band bucket of more documents than this over several tasks
+# (sql/spark/05_candidates.sql); DuckDB's stage does not use it.
+HOT_BUCKET_ROWS = 1024
 
 
 def shingle_piece(shingle_type: str, k: int) -> int:
@@ -101,10 +106,16 @@ def _compile(stage: Stage, values: dict[str, object], fragments: Fragments, dial
 def generated_fragments(settings: Settings, dialect: str = "duckdb") -> Fragments:
     """What fills a stage's {{ fragments }}: the shingle definition and the column lists the options make."""
     banding = settings.banding
+    spark = dialect == "spark"
     return {
         "shingle_texts": lambda: shingle_texts_sql(settings.shingle_type, dialect=dialect),
-        "minhash_columns": lambda: sqltext.minhash_columns(settings.num_perm),
-        "bucket_list": lambda: sqltext.bucket_list(banding.bands, banding.rows),
+        # Spark's bigint is signed and overflow raises: its generated columns multiply in 16-bit halves.
+        "minhash_columns": lambda: (sqltext.spark_minhash_columns if spark else sqltext.minhash_columns)(
+            settings.num_perm
+        ),
+        "bucket_list": lambda: (sqltext.spark_bucket_list if spark else sqltext.bucket_list)(
+            banding.bands, banding.rows
+        ),
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),
     }
 
@@ -117,10 +128,13 @@ def parameter_values(settings: Settings) -> dict[str, object]:
         "threshold": settings.threshold,
         "num_perm": settings.num_perm,
         "bands": settings.banding.bands,
+        "hot_bucket_rows": HOT_BUCKET_ROWS,
     }
     for i, (a, b) in enumerate(permutation_coefficients(settings.seed, settings.num_perm)):
         values[f"a_{i}"] = a
         values[f"b_{i}"] = b
     for j, c in enumerate(bucket_constants(settings.banding.rows)):
         values[f"c_{j}"] = c
+    # DuckDB's lower() as translate() arguments, for engines whose lower() differs (sql/spark/01_documents.sql)
+    values["lower_from"], values["lower_to"] = lowercase.translate_arguments()
     return values

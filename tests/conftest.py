@@ -47,3 +47,26 @@ def con(tmp_path: Path):
 def shared_corpora() -> Path:
     assert SHARED.is_dir(), "../shared/corpora must be beside the checkout (as in CI)"
     return SHARED
+
+
+# Spark tests share one local SparkSession (a cold start costs 10-40 s). They never skip: CI
+# installs pyspark with the test extra, and a missing Java is a failure with dedup's own message.
+# Whole-stage code generation is off here: compiling the 128-column signature aggregate costs
+# ~20 s per run on tiny corpora; the results do not depend on it (the identity tests compare).
+SPARK_TEST_CONF = {
+    "spark.sql.shuffle.partitions": "4",
+    "spark.default.parallelism": "4",
+    "spark.sql.codegen.wholeStage": "false",
+    "spark.driver.host": "127.0.0.1",
+    "spark.driver.bindAddress": "127.0.0.1",
+}
+
+
+@pytest.fixture(scope="session")
+def spark():
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    from dedup.engine.spark import new_session
+
+    session = new_session("local[2]", SPARK_TEST_CONF, app_name="dedup-tests")
+    yield session
+    session.stop()

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ..choices import Keep, Method, ShingleType, TableFormat
-from ..errors import DedupError, Interrupted
+from ..choices import EngineName, Keep, Method, ShingleType, TableFormat
+from ..errors import DedupError, Interrupted, UsageError
 from ..hashing import DEFAULT_SEED
 from .common import (
     STDOUT,
@@ -96,11 +96,26 @@ def run(
     write_deduplicated: Annotated[
         Optional[Path], typer.Option(help="Write the input minus the dropped duplicates here, in the input's form.")
     ] = None,
+    engine: Annotated[
+        EngineName, typer.Option(help="duckdb (one machine) or spark (local or a cluster, see --master).")
+    ] = EngineName.duckdb,
+    master: Annotated[
+        Optional[str], typer.Option(help="Spark master: local[*], spark://HOST:7077, yarn, k8s://... [spark]")
+    ] = None,
+    spark_conf: Annotated[
+        Optional[list[str]], typer.Option("--spark-conf", help="A Spark setting KEY=VALUE (repeatable) [spark].")
+    ] = None,
+    work_dir: Annotated[
+        Optional[str], typer.Option(help="Folder (any path Spark writes) for the stage tables as Parquet [spark].")
+    ] = None,
 ) -> None:
     """Find every pair of documents whose exact Jaccard similarity is at least the threshold.
 
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
+    if engine is EngineName.spark:
+        spark_run_command(**locals())
+        return
     try:  # a Ctrl-C that lands while the modules load is an interruption like any other
         from ..corpus.read import check_column_options
         from ..interrupts import interrupt_on_sigint
@@ -155,6 +170,63 @@ def run(
         if write_deduplicated is not None:
             stderr.print(f"wrote the deduplicated input to {write_deduplicated}", markup=False)
     elif show_skipped:
+        print_skipped(stderr, result.skipped)
+
+
+def spark_run_command(**given: object) -> None:
+    """`dedup run --engine spark`: the same options, the stages on Spark, tables under --work-dir."""
+    from ..output import check_writable, write_table
+    from ..settings import Settings
+    from ..spark_run import SparkOptions, execute_spark
+    from .summary import print_skipped, print_summary, stage_progress
+
+    quiet = bool(given["quiet"])
+    output = given["output"]
+    try:
+        for name, flag in (("db", "--db"), ("write_deduplicated", "--write-deduplicated"), ("temp_dir", "--temp-dir")):
+            if given[name] is not None:
+                raise UsageError(f"{flag} is for the DuckDB engine; with --engine spark use --work-dir")
+        if given["work_dir"] is None:
+            raise UsageError("--engine spark needs --work-dir DIR (where the stage tables are written as Parquet)")
+        conf = {}
+        for item in given["spark_conf"] or []:  # type: ignore[attr-defined]
+            key, equals, value = str(item).partition("=")
+            if not equals or not key:
+                raise UsageError(f"--spark-conf takes KEY=VALUE, got {item!r}")
+            conf[key] = value
+        settings = Settings(
+            inputs=tuple(given["inputs"]),  # type: ignore[arg-type]
+            threshold=given["threshold"],  # type: ignore[arg-type]
+            shingle_type=given["shingle_type"].value,  # type: ignore[attr-defined]
+            shingle_size=given["shingle_size"],  # type: ignore[arg-type]
+            num_perm=given["num_perm"],  # type: ignore[arg-type]
+            seed=given["seed"],  # type: ignore[arg-type]
+            bands=given["bands"],  # type: ignore[arg-type]
+            rows=given["rows"],  # type: ignore[arg-type]
+            lines=given["lines"],  # type: ignore[arg-type]
+            id_column=given["id_column"],  # type: ignore[arg-type]
+            text_column=given["text_column"] or "text",  # type: ignore[arg-type]
+            include_hidden=given["include_hidden"],  # type: ignore[arg-type]
+            strip_html=given["strip_html"],  # type: ignore[arg-type]
+            delimiter=delimiter_value(given["delimiter"]),  # type: ignore[arg-type]
+            method=given["method"].value,  # type: ignore[attr-defined]
+        )
+        if output is not None:
+            check_writable(output)  # type: ignore[arg-type]
+        options = SparkOptions(work_dir=str(given["work_dir"]), master=given["master"], conf=conf)  # type: ignore[arg-type]
+        with stage_progress(stderr, quiet) as progress:
+            result = execute_spark(settings, options, progress=progress)
+        if output is not None:
+            write_table(result.pairs, output)  # type: ignore[arg-type]
+        else:
+            print_table(result.pairs, given["output_format"])  # type: ignore[arg-type]
+    except DedupError as error:
+        fail(error)
+    except KeyboardInterrupt:
+        fail(Interrupted("interrupted"))
+    if not quiet:
+        print_summary(stderr, result, settings, output)  # type: ignore[arg-type]
+    if given["show_skipped"]:
         print_skipped(stderr, result.skipped)
 
 

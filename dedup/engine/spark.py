@@ -1,0 +1,309 @@
+"""Apache Spark as an engine: the same stages (sql/, and sql/spark/ where Spark's semantics differ)
+run by Spark SQL, each stage's table written as Parquet under a work folder.
+
+The engine owns the CREATE line (a stage file is a SELECT) and the parameter marker: the files
+write `$name` (DuckDB's), Spark SQL takes `:name`; values are always bound, never formatted in.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from ..errors import DedupError, EngineError, Interrupted
+from ..sqlfiles import used_parameters
+from .protocol import Engine
+from .statement import Statement
+
+PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+JAVA_VERSIONS = (17, 21)
+JAVA_HELP = (
+    "Spark needs Java 17 or 21: install one (e.g. `apt-get install openjdk-17-jre-headless`, "
+    "or https://adoptium.net) and put it on PATH or set JAVA_HOME"
+)
+# Spark settings of every session the engine makes (a given session is used as it is):
+# no UI server, and a small number of shuffle partitions that adaptive execution coalesces.
+DEFAULT_CONF = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.sql.adaptive.enabled": "true",
+    "spark.sql.adaptive.skewJoin.enabled": "true",
+}
+
+
+def spark_sql(sql: str) -> str:
+    """The SQL with DuckDB's `$name` parameter markers written as Spark's `:name`."""
+    lines = []
+    for line in sql.splitlines():
+        code, dashes, comment = line.partition("--")
+        lines.append(PARAMETER.sub(r":\1", code) + dashes + comment)
+    return "\n".join(lines)
+
+
+def java_major(java: str = "java") -> int | None:
+    """The major version of the `java` on PATH (or JAVA_HOME's), None when there is none."""
+    home = os.environ.get("JAVA_HOME")
+    if home and (Path(home) / "bin" / "java").exists():
+        java = str(Path(home) / "bin" / "java")
+    elif shutil.which(java) is None:
+        return None
+    try:
+        done = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.search(r'version "(\d+)(?:\.(\d+))?', done.stderr + done.stdout)
+    if match is None:
+        return None
+    major = int(match.group(1))
+    return int(match.group(2) or 0) if major == 1 else major
+
+
+def check_java() -> None:
+    major = java_major()
+    if major not in JAVA_VERSIONS:
+        found = "no java found" if major is None else f"found Java {major}"
+        raise DedupError(f"{JAVA_HELP} ({found})")
+
+
+def new_session(master: str | None = None, conf: dict[str, str] | None = None, app_name: str = "dedup") -> Any:
+    """A SparkSession (or the active one) with DEFAULT_CONF and the given settings."""
+    check_java()
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise DedupError("the Spark engine needs pyspark: pip install 'dedup[spark]'") from None
+    builder = SparkSession.builder.appName(app_name)
+    if master is not None:
+        builder = builder.master(master)
+    for key, value in {**DEFAULT_CONF, **(conf or {})}.items():
+        builder = builder.config(key, value)
+    session = builder.getOrCreate()
+    session.sparkContext.setLogLevel("FATAL")  # failures reach the user as one line (EngineError)
+    return session
+
+
+TABLE_MARKER = re.compile(r"^--\s*table:\s*([a-z_]+)\s*$", re.MULTILINE)
+
+
+def split_tables(name: str, sql: str) -> list[tuple[str, str]]:
+    """(table, SELECT) in order: a Spark file may create helper tables first, each statement after
+    a `-- table: NAME` line, the last one naming the statement's own table."""
+    parts = TABLE_MARKER.split(sql)
+    if len(parts) == 1:
+        return [(name, sql)]
+    header, rest = parts[0], parts[1:]
+    statements = [(rest[i], rest[i + 1]) for i in range(0, len(rest), 2)]
+    if statements[-1][0] != name:
+        raise ValueError(f"the last `-- table:` of {name} must be {name}, not {statements[-1][0]}")
+    return [(table, header + body if i == 0 else body) for i, (table, body) in enumerate(statements)]
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+@contextmanager
+def translated() -> Iterator[None]:
+    """Spark's failures as dedup's: EngineError (one line) for an analysis or execution error."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:
+        from pyspark.errors import PySparkException
+
+        if not isinstance(error, PySparkException) and type(error).__module__.split(".")[0] not in ("py4j", "pyspark"):
+            raise
+        java = getattr(error, "java_exception", None)
+        message = _first_line(error)
+        if java is not None and message.startswith("An error occurred while calling"):
+            cause = java
+            while cause.getCause() is not None:
+                cause = cause.getCause()
+            message = _first_line(Exception(str(cause.getMessage() or cause.toString())))
+        raise EngineError(message, out_of_space="No space left" in message) from None
+
+
+class SparkEngine:
+    """The Engine on Spark SQL: tables are Parquet datasets under work_dir (any path Spark writes:
+    local, hdfs://, s3a://), each also a temporary view of the same name that later statements
+    read by name. Writes are not transactional: dedup.spark_run marks a stage finished only after
+    its table is complete, so a killed run recomputes it."""
+
+    dialect = "spark"
+
+    def __init__(self, session: Any, work_dir: str | Path) -> None:
+        self.session = session
+        self.work_dir = str(work_dir).rstrip("/")
+        self.version = f"spark {session.version}"
+
+    def path(self, name: str) -> str:
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+            raise ValueError(f"not a table name: {name!r}")
+        return f"{self.work_dir}/{name}"
+
+    # files under the work dir, through Hadoop's FileSystem (local, hdfs://, s3a:// alike)
+    def _filesystem(self, path: str) -> tuple[Any, Any]:
+        jvm = self.session.sparkContext._jvm
+        hadoop_path = jvm.org.apache.hadoop.fs.Path(path)
+        conf = self.session.sparkContext._jsc.hadoopConfiguration()
+        return hadoop_path.getFileSystem(conf), hadoop_path
+
+    def exists(self, path: str) -> bool:
+        fs, hadoop_path = self._filesystem(path)
+        return bool(fs.exists(hadoop_path))
+
+    def read_text(self, path: str) -> str | None:
+        if not self.exists(path):
+            return None
+        fs, hadoop_path = self._filesystem(path)
+        stream = fs.open(hadoop_path)
+        try:
+            jvm = self.session.sparkContext._jvm
+            return str(jvm.org.apache.commons.io.IOUtils.toString(stream, "UTF-8"))
+        finally:
+            stream.close()
+
+    def write_text(self, path: str, text: str) -> None:
+        """Write a small file whole: to a temporary name, then renamed over the old one."""
+        fs, hadoop_path = self._filesystem(path)
+        jvm = self.session.sparkContext._jvm
+        staging = jvm.org.apache.hadoop.fs.Path(path + ".tmp")
+        stream = fs.create(staging, True)
+        try:
+            stream.write(bytearray(text.encode("utf-8")))
+        finally:
+            stream.close()
+        fs.delete(hadoop_path, True)
+        if not fs.rename(staging, hadoop_path):
+            raise EngineError(f"cannot write {path}")
+
+    def delete(self, path: str) -> None:
+        fs, hadoop_path = self._filesystem(path)
+        fs.delete(hadoop_path, True)
+
+    # the Engine protocol
+    def create_table(self, name: str, statement: Statement) -> None:
+        """Run the statement's SELECT(s) and write each table as Parquet (overwriting), then view it."""
+        with translated():
+            for table, sql in split_tables(name, statement.sql):
+                # Spark's jobs, metrics and event log name the table they write (benchmarks/spark_bench.py)
+                self.session.sparkContext.setJobDescription(table)
+                used = {p: statement.parameters[p] for p in used_parameters(sql)}
+                self.session.sql(spark_sql(sql), args=used).write.mode("overwrite").parquet(self.path(table))
+                self.attach(table)
+
+    def create_table_sql(self, name: str, statement: Statement) -> str:
+        return "\n".join(
+            f"-- written as Parquet to {self.path(table)} (DataFrameWriter, mode overwrite)\n{spark_sql(sql)}"
+            for table, sql in split_tables(name, statement.sql)
+        )
+
+    def attach(self, name: str) -> None:
+        """Make a finished table (written by this or an earlier run) readable by name."""
+        with translated():
+            self.session.read.parquet(self.path(name)).createOrReplaceTempView(name)
+
+    def dataframe(self, statement: Statement) -> Any:
+        return self.session.sql(spark_sql(statement.sql), args=dict(statement.parameters))
+
+    def execute(self, statement: Statement) -> None:
+        with translated():
+            self.dataframe(statement).collect()
+
+    def fetch_arrow(self, statement: Statement) -> pa.Table:
+        with translated():
+            return self.dataframe(statement).toArrow()
+
+    def fetch_rows(self, statement: Statement) -> list[tuple[Any, ...]]:
+        with translated():
+            return [tuple(row) for row in self.dataframe(statement).collect()]
+
+    def register_dataframe(self, name: str, frame: Any) -> None:
+        frame.createOrReplaceTempView(name)
+
+    def register_arrow(self, name: str, table: pa.Table) -> None:
+        """A small Arrow table as a view (corpora are read by Spark's own readers, dedup.spark_inputs)."""
+        with translated():
+            self.session.createDataFrame(table).createOrReplaceTempView(name)
+
+    def unregister(self, name: str) -> None:
+        try:
+            self.session.catalog.dropTempView(name)
+        except Exception:  # noqa: BLE001 - never fails, as the protocol says
+            pass
+
+    def has_table(self, name: str) -> bool:
+        return self.exists(self.path(name) + "/_SUCCESS")
+
+    def drop_table(self, name: str) -> None:
+        self.unregister(name)
+        self.delete(self.path(name))
+
+    def rename_table(self, name: str, new_name: str) -> None:
+        fs, source = self._filesystem(self.path(name))
+        _, target = self._filesystem(self.path(new_name))
+        fs.delete(target, True)
+        if not fs.rename(source, target):
+            raise EngineError(f"cannot rename {name} to {new_name}")
+        self.unregister(name)
+        self.attach(new_name)
+
+    @contextmanager
+    def atomic(self, interrupted: str) -> Iterator[None]:
+        """No transactions on files: the caller marks work finished only after it completed."""
+        try:
+            yield
+        except KeyboardInterrupt:
+            self.interrupt()
+            raise Interrupted(interrupted) from None
+
+    def stream_arrow(self, statement: Statement, batch_rows: int) -> pa.RecordBatchReader | None:
+        """The rows as Arrow batches; the whole result is fetched (Spark has no incremental fetch here)."""
+        table = self.fetch_arrow(statement)
+        return pa.RecordBatchReader.from_batches(table.schema, table.to_batches(max_chunksize=batch_rows))
+
+    def split_statements(self, text: str) -> list[str]:
+        """A user's SQL text as statements: split at semicolons outside quotes (Spark SQL has no splitter API)."""
+        statements: list[str] = []
+        current: list[str] = []
+        quote = ""
+        for char in text:
+            if quote:
+                quote = "" if char == quote else quote
+            elif char in "'\"`":
+                quote = char
+            elif char == ";":
+                statements.append("".join(current).strip())
+                current = []
+                continue
+            current.append(char)
+        statements.append("".join(current).strip())
+        return [statement for statement in statements if statement]
+
+    def scratch(self) -> Engine:
+        raise EngineError("the Spark engine has no scratch database; use the DuckDB engine for index commands")
+
+    def track_progress(self) -> None:
+        pass  # Spark's own progress is in its UI and event log; the CLI shows finished stages
+
+    def query_progress(self) -> float:
+        return -1.0
+
+    def interrupt(self) -> None:
+        try:
+            self.session.sparkContext.cancelAllJobs()
+        except Exception:  # noqa: BLE001 - never fails
+            pass
+
+    def close(self) -> None:
+        pass  # the session belongs to whoever made it (dedup.spark_run stops its own)

@@ -1,0 +1,220 @@
+"""The corpus as Spark reads it: every input read by Spark's own readers, so no text passes through
+the driver. Folders of text files (binaryFile), line files (text, split on \\n only), and tables
+(.parquet files or dataset folders named *.parquet, .csv, .tsv, .jsonl/.ndjson).
+
+The rules are the DuckDB engine's (dedup/corpus.py): UTF-8 with a leading BOM dropped, else
+Latin-1; binary files (a NUL byte in the first 8000 bytes) and NULL texts are skipped with a
+reason; ids are relative paths, line numbers, the id column or the row number, prefixed by the
+input when there are several. Input order (position, line and row numbers) comes from a
+range-partitioned sort and per-partition counts (sql/spark/inputs/), not from one task.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import InputError, UsageError
+from .settings import Settings
+from .sqlfiles import statement
+
+TABLE_SUFFIXES = (".parquet", ".csv", ".tsv", ".jsonl", ".ndjson")
+BINARY_SNIFF_BYTES = 8000
+BOM = bytearray(b"\xef\xbb\xbf")
+LONG = 2**31 - 1  # substring length meaning "to the end"
+# Spark's file listing leaves out names starting with '.' or '_' (Hadoop's hidden files)
+HIDDEN_PREFIXES = (".", "_")
+
+
+def read_corpus(engine: Any, settings: Settings) -> None:
+    """Register raw_documents(position, id, text, encoding) and raw_skipped(source, reason) on the engine."""
+    from pyspark.sql import functions as F
+
+    if settings.include_hidden:
+        raise UsageError("--include-hidden is not supported with --engine spark (Spark's readers skip hidden files)")
+    session = engine.session
+    multiple = len(settings.inputs) > 1
+    frames = []
+    skipped: list[tuple[str, str]] = []
+    for rank, given in enumerate(settings.inputs):
+        path = given.as_posix() if hasattr(given, "as_posix") else str(given)
+        frames.append(_read_input(engine, path, rank, settings, multiple, skipped))
+    numbered_ids = _numbered_ids(engine, settings)
+    frame = frames[0]
+    for other in frames[1:]:
+        frame = frame.unionByName(other)
+    engine.register_dataframe("raw_read", frame)
+    engine.create_table("raw_sorted", statement("inputs/raw_sorted.sql", dialect="spark"))
+    engine.create_table("raw_numbered", statement("inputs/raw_numbered.sql", dialect="spark"))
+    numbered = session.table("raw_numbered")
+    row_id = F.when(F.col("id_prefix").isNull(), F.col("source_row")).otherwise(
+        F.concat(F.col("id_prefix"), F.col("source_row").cast("string"))
+    )
+    content = F.col("content")
+    content = F.when((F.col("source_row") == 1) | F.col("whole_file"), _drop_bom(content)).otherwise(content)
+    valid = F.is_valid_utf8(content.cast("string"))
+    text = F.coalesce(F.col("text"), F.when(valid, content.cast("string")).otherwise(F.decode(content, "ISO-8859-1")))
+    encoding = F.when(F.col("text").isNull() & ~valid, F.lit("latin-1")).otherwise(F.lit("utf-8"))
+    # one input: its ids as they are (strings, the id column's type, or line/row numbers); several:
+    # every id is a string prefixed by its input, so they never collide
+    if multiple:
+        ids = F.coalesce(F.col("id").cast("string"), row_id.cast("string"))
+    elif numbered_ids:
+        ids = F.col("source_row")
+    else:
+        ids = F.col("id")
+    documents = numbered.where(F.col("reason").isNull()).select(
+        F.col("position"), ids.alias("id"), text.alias("text"), encoding.alias("encoding")
+    )
+    engine.register_dataframe("raw_documents", documents)
+    listed = session.createDataFrame(skipped, "source string, reason string")
+    from_rows = numbered.where(F.col("reason").isNotNull()).select(
+        F.coalesce(F.col("id").cast("string"), row_id.cast("string")).alias("source"), F.col("reason")
+    )
+    engine.register_dataframe("raw_skipped", listed.unionByName(from_rows))
+
+
+def _numbered_ids(engine: Any, settings: Settings) -> bool:
+    """Whether the one input's ids are its line or row numbers (line files, tables without an id column)."""
+    path = str(settings.inputs[0])
+    kind = _kind(engine, path, settings)
+    if kind == "lines":
+        return True
+    if kind != "table" or settings.id_column is not None:
+        return False
+    return "id" not in _table_reader(engine.session, path).columns
+
+
+def _drop_bom(content: Any) -> Any:
+    from pyspark.sql import functions as F
+
+    return F.when(F.substring(content, 1, 3) == F.lit(BOM), F.substring(content, 4, LONG)).otherwise(content)
+
+
+def _kind(engine: Any, path: str, settings: Settings) -> str:
+    fs, hadoop_path = engine._filesystem(path)
+    if not fs.exists(hadoop_path):
+        raise UsageError(f"input not found: {path}")
+    lower = path.lower()
+    if fs.getFileStatus(hadoop_path).isDirectory():
+        return "table" if lower.endswith(".parquet") else "folder"
+    if settings.lines:
+        return "lines"
+    return "table" if lower.endswith(TABLE_SUFFIXES) else "file"
+
+
+def _read_input(engine: Any, path: str, rank: int, settings: Settings, multiple: bool, skipped: list) -> Any:
+    from pyspark.sql import functions as F
+
+    kind = _kind(engine, path, settings)
+    session = engine.session
+    source = F.concat(F.lit(f"{rank:06d}:"), F.col("_metadata.file_path"))
+    empty_text = F.lit(None).cast("string")
+    if kind in ("folder", "file"):
+        frame = session.read.format("binaryFile").option("recursiveFileLookup", "true").load(path)
+        root = _qualified(engine, path)
+        if kind == "folder":
+            relative = F.substring(F.col("path"), len(root) + 2, LONG)
+            ids = F.concat(F.lit(path.rstrip("/") + "/"), relative) if multiple else relative
+            _hidden(engine, path, path.rstrip("/") + "/" if multiple else "", skipped)
+        else:
+            ids = F.lit(path)
+        binary = F.contains(F.substring(F.col("content"), 1, BINARY_SNIFF_BYTES), F.lit(bytearray(b"\x00")))
+        return frame.select(
+            F.concat(F.lit(f"{rank:06d}:"), F.col("path")).alias("source"),
+            F.lit(0).cast("bigint").alias("source_row"),
+            ids.alias("id"),
+            F.lit(None).cast("string").alias("id_prefix"),
+            empty_text.alias("text"),
+            F.col("content"),
+            F.lit(True).alias("whole_file"),
+            F.when(binary, F.lit("binary file (NUL byte in the first 8000 bytes)")).alias("reason"),
+        )
+    if kind == "lines":
+        frame = session.read.option("lineSep", "\n").text(path)
+        raw = F.col("value").cast("binary")
+        stripped = F.when(
+            F.substring(raw, -1, 1) == F.lit(bytearray(b"\r")), F.substring(raw, 1, F.length(raw) - 1)
+        ).otherwise(raw)
+        return frame.select(
+            source.alias("source"),
+            F.monotonically_increasing_id().alias("source_row"),
+            F.lit(None).cast("string" if multiple else "bigint").alias("id"),
+            F.lit(path + ":" if multiple else None).cast("string").alias("id_prefix"),
+            empty_text.alias("text"),
+            stripped.alias("content"),
+            F.lit(False).alias("whole_file"),
+            F.lit(None).cast("string").alias("reason"),
+        )
+    return _read_table(session, path, rank, settings, multiple)
+
+
+def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple: bool) -> Any:
+    from pyspark.sql import functions as F
+
+    frame = _table_reader(session, path)
+    columns = frame.columns
+    listed = ", ".join(map(repr, columns))
+    if settings.text_column not in columns:
+        raise InputError(f"{path}: no text column {settings.text_column!r}; columns are {listed}")
+    if settings.id_column is not None and settings.id_column not in columns:
+        raise InputError(f"{path}: no id column {settings.id_column!r}; columns are {listed}")
+    if dict(frame.dtypes)[settings.text_column] != "string":
+        kind = dict(frame.dtypes)[settings.text_column]
+        raise InputError(f"{path}: text column {settings.text_column!r} has type {kind}, expected strings")
+    id_name = settings.id_column if settings.id_column is not None else ("id" if "id" in columns else None)
+    if id_name is not None:
+        nulls = frame.where(F.col(id_name).isNull()).count()
+        if nulls:
+            raise InputError(f"{path}: id column {id_name!r} has {nulls} empty (NULL) values")
+        ids = F.concat(F.lit(path + ":"), F.col(id_name).cast("string")) if multiple else F.col(id_name)
+        prefix = F.lit(None).cast("string")
+    else:
+        ids = F.lit(None).cast("string" if multiple else "bigint")
+        prefix = F.lit(path + ":" if multiple else None).cast("string")
+    text = F.col(settings.text_column)
+    return frame.select(
+        F.concat(F.lit(f"{rank:06d}:"), F.col("_metadata.file_path")).alias("source"),
+        F.monotonically_increasing_id().alias("source_row"),
+        ids.alias("id"),
+        prefix.alias("id_prefix"),
+        F.coalesce(text, F.lit("")).alias("text"),
+        F.lit(None).cast("binary").alias("content"),
+        F.lit(False).alias("whole_file"),
+        F.when(text.isNull(), F.lit("text is NULL")).alias("reason"),
+    )
+
+
+def _table_reader(session: Any, path: str) -> Any:
+    lower = path.lower().rstrip("/")
+    if lower.endswith(".parquet"):
+        return session.read.parquet(path)
+    if lower.endswith((".csv", ".tsv")):
+        return session.read.options(
+            header=True, multiLine=True, inferSchema=True, escape='"', sep="\t" if lower.endswith(".tsv") else ","
+        ).csv(path)
+    return session.read.json(path)
+
+
+def _qualified(engine: Any, path: str) -> str:
+    fs, hadoop_path = engine._filesystem(path)
+    return str(fs.makeQualified(hadoop_path).toString()).rstrip("/")
+
+
+def _hidden(engine: Any, root: str, prefix: str, skipped: list[tuple[str, str]]) -> None:
+    """Files and folders Spark's listing leaves out, as skipped inputs (never silently dropped)."""
+    fs, hadoop_root = engine._filesystem(root)
+    pending = [(hadoop_root, "")]
+    while pending:
+        folder, relative = pending.pop()
+        for status in fs.listStatus(folder):
+            name = str(status.getPath().getName())
+            rel = relative + name
+            if status.isDirectory():
+                if name.startswith(HIDDEN_PREFIXES):
+                    skipped.append((prefix + rel + "/", "hidden folder"))
+                else:
+                    pending.append((status.getPath(), rel + "/"))
+            elif name.startswith("."):
+                skipped.append((prefix + rel, "hidden file"))
+            elif name.startswith("_"):
+                skipped.append((prefix + rel, "not read by the Spark engine (a name starting with _)"))

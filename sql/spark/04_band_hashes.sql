@@ -1,0 +1,14 @@
+-- stage:  band_hashes
+-- reads:  signatures(doc_id, mh_*)
+-- writes: band_hashes(doc_id, band, bucket)
+-- params: $c_0 .. $c_{rows-1}
+-- dialect: spark. Why it differs from sql/04_band_hashes.sql:
+-- * two unnest()s in one SELECT zip in DuckDB, but two explode()s cross in Spark (b^2 rows, no
+--   error): posexplode() gives the band number and its bucket together;
+-- * mh * c needs all 64 bits of the product, which overflow Spark's signed bigint (an error in
+--   ANSI mode): the generated bucket expressions (dedup/sqltext.py, spark_bucket_list) multiply
+--   in 16-bit halves and assemble the two 32-bit words with shifts, so the bucket has the bits of
+--   DuckDB's ubigint, read as a signed value.
+select doc_id, band, bucket
+from signatures
+lateral view posexplode({{ bucket_list }}) as band, bucket

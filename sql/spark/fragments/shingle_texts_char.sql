@@ -1,0 +1,21 @@
+-- fragment: shingle_texts (char shingles)
+-- reads:    {{ documents }}(doc_id, norm)
+-- params:   $k
+-- dialect:  spark. Why it differs from sql/fragments/shingle_texts_char.sql: DuckDB cuts texts
+-- into pieces because its substr() walks from the start of the string (quadratic on one long
+-- text); Spark's regex engine walks the text once and returns every k-shingle: at each code
+-- point a lookahead captures the next k code points and the match consumes one code point, so
+-- astral characters (emoji) are never split. (?s) makes '.' match every code point: Java's '.'
+-- otherwise skips CR, U+0085, U+2028 and U+2029, RE2's only '\n' (all are spaces after
+-- normalization, but the fragment does not rely on that). The rows are the same shingle
+-- occurrences as DuckDB's: a non-empty text of at most k code points is one shingle, all of it;
+-- an empty text has none.
+select
+    doc_id,
+    explode(if(
+        length(norm) <= $k,
+        array(norm),
+        regexp_extract_all(norm, concat('(?s)(?=(.{', cast($k as string), '})).'), 1)
+    )) as shingle
+from {{ documents }}
+where length(norm) > 0

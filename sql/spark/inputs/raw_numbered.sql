@@ -1,0 +1,59 @@
+-- query:  raw_numbered
+-- reads:  raw_sorted(source, id, id_prefix, text, content, whole_file, reason, sorted_position)
+-- writes: raw_numbered(source_row, position, source, id, id_prefix, text, content, whole_file, reason)
+-- params: (none)
+-- dialect: spark (the DuckDB engine numbers inputs in Python while reading them).
+-- source_row: the 1-based row of a row (line, table row) in its own file, the id of lines and of
+-- tables without an id column; position: the 1-based rank of a loaded document (reason is NULL)
+-- in input order, as the DuckDB engine's reader counts them. Both from the row's index in its
+-- partition plus the counts of the earlier partitions (one row per partition): the scalable
+-- form of row_number() over (order by ...), which would put every row on one task.
+with parts as (
+    select *, shiftright(sorted_position, 33) as part, sorted_position & 8589934591 as index_in_part
+    from raw_sorted
+),
+counts as (
+    select part, count(*) as n, count_if(reason is null) as loaded
+    from parts
+    group by part
+),
+offsets as (
+    select
+        part,
+        sum(n) over (order by part rows between unbounded preceding and current row) - n as first_row,
+        sum(loaded) over (order by part rows between unbounded preceding and current row) - loaded as first_loaded
+    from counts
+),
+ranked as (
+    select
+        p.source,
+        o.first_row + p.index_in_part + 1 as row_number,
+        o.first_loaded + sum(if(p.reason is null, 1, 0)) over (
+            partition by p.part order by p.index_in_part rows between unbounded preceding and current row
+        ) as position,
+        p.id,
+        p.id_prefix,
+        p.text,
+        p.content,
+        p.whole_file,
+        p.reason
+    from parts as p
+    join offsets as o on o.part = p.part
+),
+sources as (
+    select source, min(row_number) - 1 as rows_before
+    from ranked
+    group by source
+)
+select
+    r.row_number - s.rows_before as source_row,
+    r.position,
+    r.source,
+    r.id,
+    r.id_prefix,
+    r.text,
+    r.content,
+    r.whole_file,
+    r.reason
+from ranked as r
+join sources as s on s.source = r.source

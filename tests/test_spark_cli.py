@@ -1,0 +1,108 @@
+"""`dedup run --engine spark`: Spark reads the inputs itself, and the pairs are byte-identical to DuckDB's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from conftest import REPO
+from traps import traps_corpus
+from typer.testing import CliRunner
+
+from dedup.cli import app
+
+runner = CliRunner()
+
+
+def run_both(tmp_path: Path, inputs: list[str], *options: str) -> tuple[bytes, bytes, str]:
+    """The pairs CSV of a DuckDB run and of a Spark run (the tests' shared session) of the same command."""
+    duck, spark = tmp_path / "duckdb.csv", tmp_path / "spark.csv"
+    done = runner.invoke(app, ["run", *inputs, *options, "-q", "--output", str(duck)])
+    assert done.exit_code == 0, done.output
+    work = tmp_path / "work"
+    done = runner.invoke(
+        app, ["run", *inputs, *options, "--engine", "spark", "--work-dir", str(work), "--output", str(spark)]
+    )
+    assert done.exit_code == 0, done.output
+    return duck.read_bytes(), spark.read_bytes(), done.output
+
+
+@pytest.mark.slow
+def test_folder_gives_byte_identical_pairs_and_a_rerun_reuses_every_stage(spark, tmp_path):
+    folder = str(REPO / "data" / "clough")
+    duck, spark_pairs, summary = run_both(tmp_path, [folder], "--threshold", "0.5")
+    assert duck == spark_pairs and duck.count(b"\n") == 17
+    assert "17 decoded as Latin-1" in summary
+    again = runner.invoke(
+        app, ["run", folder, "--threshold", "0.5", "--engine", "spark", "--work-dir", str(tmp_path / "work")]
+    )
+    assert again.exit_code == 0, again.output
+    assert again.output.count(", reused") == 7  # documents .. pairs, one progress line each
+
+
+@pytest.mark.slow
+def test_lines_and_tables_with_traps_give_byte_identical_pairs(spark, tmp_path):
+    docs = traps_corpus()
+    lines = tmp_path / "traps.txt"
+    # \r\n endings, U+2028 and U+0085 inside lines, a Latin-1 line, a BOM on the first line
+    body = "\ufeff" + "\r\n".join(text.replace("\n", " ") for text in docs.values()) + "\n"
+    lines.write_bytes(body.encode("utf-8") + b"caf\xe9 cr\xe8me br\xfbl\xe9e\ncafe creme brulee\n")
+    duck, spark_pairs, _ = run_both(tmp_path, [str(lines)], "--lines", "--threshold", "0.4", "-k", "3")
+    assert duck == spark_pairs and duck.count(b"\n") > 60
+    table = tmp_path / "traps.parquet"
+    texts = list(docs.values()) + [None]
+    pq.write_table(pa.table({"text": pa.array(texts, pa.string()), "n": list(range(len(texts)))}), table)
+    duck, spark_pairs, summary = run_both(
+        tmp_path, [str(table)], "--threshold", "0.5", "--method", "exact", "--shingle-type", "word", "-k", "2"
+    )
+    assert duck == spark_pairs and duck.count(b"\n") > 60
+    assert "1 skipped" in summary
+
+
+def test_spark_without_java_fails_with_one_line_saying_how_to_get_it(tmp_path):
+    env = {key: value for key, value in os.environ.items() if key != "JAVA_HOME"}
+    env["PATH"] = str(tmp_path)  # no java here
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "dedup",
+            "run",
+            str(REPO / "data" / "clough"),
+            "--engine",
+            "spark",
+            "--work-dir",
+            str(tmp_path / "w"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("Error: Spark needs Java 17 or 21")
+
+
+def test_spark_options_are_checked(tmp_path):
+    folder = str(REPO / "data" / "clough")
+    done = runner.invoke(app, ["run", folder, "--engine", "spark"])
+    assert done.exit_code == 2 and "--work-dir" in done.output
+    done = runner.invoke(app, ["run", folder, "--engine", "spark", "--work-dir", "w", "--db", "x.duckdb"])
+    assert done.exit_code == 2 and "--db is for the DuckDB engine" in done.output
+    done = runner.invoke(app, ["run", folder, "--engine", "spark", "--work-dir", "w", "--spark-conf", "novalue"])
+    assert done.exit_code == 2 and "KEY=VALUE" in done.output
+
+
+@pytest.mark.slow
+def test_python_api_on_an_existing_session_gives_the_duckdb_pairs(spark, tmp_path):
+    import dedup
+
+    options = {"threshold": 0.5, "shingle_type": "word", "shingle_size": 3}
+    expected = dedup.run(REPO / "data" / "clough", **options)
+    found = dedup.run(REPO / "data" / "clough", **options, engine="spark", spark=spark, work_dir=tmp_path / "work")
+    assert found.to_pylist() == expected.to_pylist() and expected.num_rows > 0
+    assert spark.range(1).count() == 1  # the caller's session is left running
