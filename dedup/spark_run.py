@@ -78,7 +78,8 @@ def _execute(engine: SparkEngine, settings: Settings, progress: Progress) -> Run
     digest = engine.fetch_rows(query("spark_input_digest", dialect="spark"))[0]
     read, loaded, latin1 = int(digest[0]), int(digest[1]), int(digest[2])
     skipped = engine.fetch_arrow(query("spark_skipped", dialect="spark"))
-    fingerprint = input_fingerprint(settings, hashlib.sha256(json.dumps([str(v) for v in digest]).encode()).hexdigest())
+    inputs_digest = hashlib.sha256(json.dumps([str(v) for v in digest]).encode()).hexdigest()
+    fingerprint = input_fingerprint(settings.options(), inputs_digest)
     summary.stages.append(StageReport("read", read, time.perf_counter() - clock))
     progress.finish(summary.stages[-1])
 
