@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from decimal import Decimal
 from pathlib import Path
 from typing import TextIO
 
@@ -58,7 +59,18 @@ def write_csv(table: pa.Table | pa.RecordBatch, stream: TextIO, header: bool = T
 def write_jsonl(table: pa.Table | pa.RecordBatch, stream: TextIO) -> None:
     names = table.column_names
     for row in _rows(table):
-        stream.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False) + "\n")
+        stream.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False, default=_json_value) + "\n")
+
+
+def _json_value(value: object) -> object:
+    """What JSON has no type for: dates and times as ISO 8601 text, decimals as numbers, bytes as hex."""
+    if hasattr(value, "isoformat"):
+        return value.isoformat()  # type: ignore[attr-defined]
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, (bytes, bytearray)):
+        return value.hex()
+    return str(value)
 
 
 def write_text_table(table: pa.Table, stream: TextIO, digits: int = 6, max_width: int | None = None) -> None:
