@@ -63,6 +63,18 @@ class Summary:
     def seconds(self) -> float:
         return sum(stage.seconds for stage in self.stages)
 
+    def account(self, loaded: int, skipped: int, latin1: int) -> None:
+        """The input account and pair counts, from the stage reports: read = processed + empty + skipped."""
+        rows = {report.name: report.rows for report in self.stages}
+        self.skipped = skipped
+        self.read = loaded + skipped
+        self.processed = rows["signatures"]
+        self.empty = loaded - self.processed
+        self.latin1 = latin1
+        self.shingles = rows["shingles"]
+        self.candidates = rows["candidates"]
+        self.pairs = rows["pairs"]
+
     def counts(self) -> dict[str, int]:
         """The counts recorded in the runs table."""
         return {
@@ -240,16 +252,8 @@ def _execute(engine: Engine, settings: Settings, progress: Progress, documents: 
         engine.unregister("raw_documents")
         engine.unregister("raw_skipped")
 
-    counts = {report.name: report.rows for report in summary.stages}
-    summary.skipped = skipped.num_rows
-    summary.read = read + summary.skipped
-    summary.processed = counts["signatures"]
-    summary.empty = read - summary.processed
-    summary.latin1 = latin1
+    summary.account(read, skipped.num_rows, latin1)
     summary.notes = notes
-    summary.shingles = counts["shingles"]
-    summary.candidates = counts["candidates"]
-    summary.pairs = counts["pairs"]
 
     record_run(engine, options, summary.counts(), {s.name: round(s.seconds, 4) for s in summary.stages}, started)
     pairs = engine.fetch_arrow(query("export_pairs", dialect=engine.dialect))

@@ -107,14 +107,6 @@ def _execute(engine: SparkEngine, settings: Settings, progress: Progress) -> Run
         summary.stages.append(StageReport(stage.name, rows, time.perf_counter() - clock))
         progress.finish(summary.stages[-1])
 
-    counts = {report.name: report.rows for report in summary.stages}
-    summary.skipped = skipped.num_rows
-    summary.read = loaded + summary.skipped
-    summary.processed = counts["signatures"]
-    summary.empty = loaded - summary.processed
-    summary.latin1 = latin1
-    summary.shingles = counts["shingles"]
-    summary.candidates = counts["candidates"]
-    summary.pairs = counts["pairs"]
+    summary.account(loaded, skipped.num_rows, latin1)
     pairs = engine.fetch_arrow(query("export_pairs", dialect="spark"))
     return RunResult(pairs=pairs, summary=summary, skipped=skipped)
