@@ -6,6 +6,9 @@
 -- the order files were listed or rows were stored (shuffled input gives the same doc_ids).
 -- norm is the normalized text: lowercase (Unicode simple case mapping), every run of Unicode
 -- whitespace (Python str.isspace) collapsed to one space, trimmed.
+-- The regex replaces only the runs that are not already one space (two or more whitespace
+-- characters, or one that is not ' '): the same text, but a text whose words are separated by
+-- single spaces has almost nothing to replace (2.1 -> 0.9 CPU-s on the long workload's 39 MB).
 -- norm is computed before the numbering window: after it, the window's single ordered stream
 -- made the regex run on one thread.
 with normalized as (
@@ -15,7 +18,7 @@ with normalized as (
         text,
         trim(regexp_replace(
             lower(text),
-            '[\t\n\x{0B}\f\r\x{1C}-\x{1F} \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]+',
+            '[\t\n\x{0B}\f\r\x{1C}-\x{1F} \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]{2,}|[\t\n\x{0B}\f\r\x{1C}-\x{1F}\x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]',
             ' ',
             'g'
         )) as norm
