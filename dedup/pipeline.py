@@ -16,10 +16,8 @@ import pyarrow as pa
 from .banding import COMPLETE_ENOUGH, candidate_probability
 from .choices import Keep
 from .corpus.read import read_documents, read_inputs
-from .corpus.write import check_target, write_deduplicated_input
 from .engine import Engine, Statement, open_engine
 from .errors import EngineError, Interrupted, UsageError
-from .index.clusters import build_clusters, dropped_ids
 from .records import Checkpoints, digest_tables, input_fingerprint, record_run
 from .settings import Settings
 from .sqlfiles import query
@@ -130,6 +128,8 @@ def run_settings(
 def _kept_database(settings: Settings, write_deduplicated: Path | None) -> Iterator[Settings]:
     """The run's settings, with a temporary database when the deduplicated input needs one."""
     if write_deduplicated is not None:
+        from .corpus.write import check_target
+
         check_target(settings, write_deduplicated)
     if write_deduplicated is None or settings.db is not None:
         yield settings
@@ -152,14 +152,18 @@ def execute(
 
     on_open(engine) is called with the open engine (the CLI uses it to interrupt on Ctrl-C).
     """
+    progress = progress or Progress()
+    inputs = read(settings, progress, documents)
     try:
-        with _database(settings) as engine:
+        with _database(settings, in_memory=inputs.text_bytes <= IN_MEMORY_BYTES) as engine:
             if on_open is not None:
                 on_open(engine)
-            progress = progress or Progress()
             progress.attach(engine)
-            result = _execute(engine, settings, progress, documents)
+            result = _execute(engine, settings, progress, inputs)
             if keep is not None and settings.db is not None:
+                from .corpus.write import write_deduplicated_input
+                from .index.clusters import build_clusters, dropped_ids
+
                 build_clusters(engine, keep)
                 dropped = dropped_ids(engine)
                 result.dropped = len(dropped)
@@ -173,8 +177,43 @@ def execute(
         raise EngineError(f"{error} (finished stages are kept; run again to resume)") from None
 
 
+# A run without --db keeps its tables in an in-memory database when the texts are at most this
+# many bytes: no database file to create, compress, sync at each stage's commit and checkpoint at
+# close; a larger corpus gets a temporary database file, as with --db (its tables are compressed,
+# so a large run's memory stays bounded).
+IN_MEMORY_BYTES = 16_000_000
+
+
+@dataclass
+class Inputs:
+    """The inputs as read, before any database is open."""
+
+    raw: pa.Table | None  # None once the documents stage has copied the texts
+    skipped: pa.Table
+    latin1: int
+    notes: list[str]
+    seconds: float
+
+    @property
+    def text_bytes(self) -> int:
+        return 0 if self.raw is None else self.raw.column("text").nbytes
+
+
+def read(settings: Settings, progress: Progress, documents: pa.Table | None = None) -> Inputs:
+    """The run's inputs as Arrow tables (the `read` step)."""
+    progress.start("read")
+    clock = time.perf_counter()
+    try:
+        corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
+        raw = corpus.to_arrow()
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted while reading the inputs; nothing was written") from None
+    # The corpus's Python strings (~300 MB at 1M short documents) are freed on return.
+    return Inputs(raw, corpus.skipped_arrow(), corpus.latin1, list(corpus.notes), time.perf_counter() - clock)
+
+
 @contextmanager
-def _database(settings: Settings) -> Iterator[Engine]:
+def _database(settings: Settings, in_memory: bool = False) -> Iterator[Engine]:
     if settings.db is not None:
         engine = open_engine(settings.db, settings)
         try:
@@ -183,33 +222,34 @@ def _database(settings: Settings) -> Iterator[Engine]:
             engine.close()
         return
     with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
-        engine = open_engine(Path(folder) / "run.duckdb", settings)
+        engine = open_engine(Path(folder) / "run.duckdb", settings, in_memory=in_memory)
         try:
             yield engine
         finally:
             engine.close()
 
 
-def _execute(engine: Engine, settings: Settings, progress: Progress, documents: pa.Table | None = None) -> RunResult:
+def _execute(
+    engine: Engine,
+    settings: Settings,
+    progress: Progress,
+    inputs: Inputs | None = None,
+) -> RunResult:
     summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
     summary.detection_probability = candidate_probability(
         settings.method, settings.threshold, settings.banding, settings.num_perm
     )
     started = datetime.now(UTC)
 
-    progress.start("read")
-    clock = time.perf_counter()
-    try:
-        corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
-    except KeyboardInterrupt:
-        raise Interrupted("interrupted while reading the inputs; nothing was written") from None
-    raw = corpus.to_arrow()
-    skipped = corpus.skipped_arrow()
-    read, latin1, notes = raw.num_rows, corpus.latin1, list(corpus.notes)
-    del corpus  # the texts as Python strings: ~300 MB at 1M short documents, not needed any more
+    if inputs is None:
+        inputs = read(settings, progress)
+    raw, skipped = inputs.raw, inputs.skipped
+    assert raw is not None
+    inputs.raw = None  # so that the Arrow texts are freed once the documents stage has copied them
+    read_rows, latin1, notes = raw.num_rows, inputs.latin1, inputs.notes
     options = settings.options()
     fingerprint = input_fingerprint(options, digest_tables(raw, skipped))
-    summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, time.perf_counter() - clock))
+    summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, inputs.seconds))
     progress.finish(summary.stages[-1])
 
     checkpoints = Checkpoints(engine)
@@ -252,7 +292,7 @@ def _execute(engine: Engine, settings: Settings, progress: Progress, documents: 
         engine.unregister("raw_documents")
         engine.unregister("raw_skipped")
 
-    summary.account(read, skipped.num_rows, latin1)
+    summary.account(read_rows, skipped.num_rows, latin1)
     summary.notes = notes
 
     record_run(engine, options, summary.counts(), {s.name: round(s.seconds, 4) for s in summary.stages}, started)

@@ -6,16 +6,19 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 from rich.console import Console
-from rich.progress import BarColumn, TaskID, TaskProgressColumn, TextColumn, TimeElapsedColumn
-from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from ..engine import Engine
 from ..pipeline import Progress, RunResult, StageReport
 from ..settings import Settings
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as RichProgress
+    from rich.progress import TaskID
 
 
 class StageProgress(Progress):
@@ -38,6 +41,10 @@ class StageProgress(Progress):
 
     def __enter__(self) -> StageProgress:
         if self.live:
+            # rich.progress only on a terminal: a run in a script or a pipe does not import it
+            from rich.progress import BarColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as RichProgress
+
             self.bars = RichProgress(
                 TextColumn("{task.description:<12}"),
                 BarColumn(bar_width=30),

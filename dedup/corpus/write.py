@@ -6,7 +6,6 @@ import shutil
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..errors import UsageError
 from ..output import FORMATS, write_table
@@ -77,6 +76,8 @@ def _write_table(source: Path, out: Path, dropped: set[object], settings: Settin
     table = _load_table(source, settings.delimiter)
     id_name = settings.id_column or ("id" if "id" in table.column_names else None)
     if id_name is not None:
+        import pyarrow.compute as pc  # ~50 ms to import: only a run that writes a deduplicated table needs it
+
         ids = table.column(id_name)
         drop = pa.array(sorted(dropped, key=str), ids.type) if dropped else pa.array([], ids.type)
         mask = pc.invert(pc.is_in(ids, value_set=drop))

@@ -20,8 +20,8 @@ The interface (the truth for a second engine such as Spark):
   Failures leave an engine as `dedup.errors.EngineError` (one line; `out_of_space`, and then
   the message says where the engine spills) or as
   KeyboardInterrupt (Ctrl-C, interrupt()); no engine-specific exception escapes.
-- `open_engine(path, settings=None, read_only=False)`: the engine for a database file (or an
-  in-memory database when path is None) with the user's limits. `engine_for(dialect)` is the
+- `open_engine(path, settings=None, read_only=False, in_memory=False)`: the engine for a database
+  file (or an in-memory database when path is None or in_memory) with the user's limits. `engine_for(dialect)` is the
   class, for what needs no database (show-sql).
 - `DuckDBEngine` (duckdb.py) is the only module of dedup that imports duckdb.
 """
@@ -58,13 +58,21 @@ def engine_for(dialect: str) -> type[DuckDBEngine]:
     return DuckDBEngine
 
 
-def open_engine(path: Path | None, settings: Settings | None = None, read_only: bool = False) -> Engine:
-    """An engine on the database at `path` (in memory if None), with the settings' limits if given."""
+def open_engine(
+    path: Path | None, settings: Settings | None = None, read_only: bool = False, *, in_memory: bool = False
+) -> Engine:
+    """An engine on the database at `path` (in memory if None), with the settings' limits if given.
+    in_memory: the database lives in memory though a path is given (a run without --db on a small
+    corpus); it spills where a database at `path` would."""
     from .duckdb import DuckDBEngine
 
     threads = settings.threads if settings is not None else None
     memory_limit = settings.memory_limit if settings is not None else None
     spill = temp_directory(path, settings) if settings is not None and path is not None else None
     return DuckDBEngine.open(
-        path, threads=threads, memory_limit=memory_limit, temp_directory=spill, read_only=read_only
+        None if in_memory else path,
+        threads=threads,
+        memory_limit=memory_limit,
+        temp_directory=spill,
+        read_only=read_only,
     )
