@@ -16,11 +16,10 @@ from .hashing import bucket_constants, permutation_coefficients
 from .settings import Settings
 from .sqlfiles import Fragments, bind, fill, fragment, read_sql, sql_dir
 
-# Texts are shingled in pieces of this many code points (char) or tokens (word), or k if larger:
-# each piece is extended by the first k - 1 units of the next one (sql/fragments/shingle_texts_*.sql).
-# Word pieces are shorter because every shingle row slices its piece's token list: 64 tokens
-# shingled the `long` benchmark workload in 3.6 s against 5.4 s with 256.
-SHINGLE_PIECE = {"char": 256, "word": 64}
+# Character shingles are cut from pieces of this many code points, or k if larger: each piece is
+# extended by the first k - 1 code points of the next one (sql/fragments/shingle_texts_char.sql).
+# Word shingles need no pieces (sql/fragments/shingle_texts_word.sql scans joined token strings).
+SHINGLE_PIECE = 256
 
 
 # The Spark candidates stage spreads a band bucket of more documents than this over several tasks
@@ -28,8 +27,8 @@ SHINGLE_PIECE = {"char": 256, "word": 64}
 HOT_BUCKET_ROWS = 1024
 
 
-def shingle_piece(shingle_type: str, k: int) -> int:
-    return max(SHINGLE_PIECE[shingle_type], k)
+def shingle_piece(k: int) -> int:
+    return max(SHINGLE_PIECE, k)
 
 
 @dataclass(frozen=True)
@@ -124,7 +123,7 @@ def parameter_values(settings: Settings) -> dict[str, object]:
     """The value of every parameter a stage or a query of the run's options may use."""
     values: dict[str, object] = {
         "k": settings.shingle_size,
-        "piece": shingle_piece(settings.shingle_type, settings.shingle_size),
+        "piece": shingle_piece(settings.shingle_size),
         "threshold": settings.threshold,
         "num_perm": settings.num_perm,
         "bands": settings.banding.bands,

@@ -1,7 +1,7 @@
 -- stage:  shingles
 -- reads:  documents(doc_id, norm)
 -- writes: shingles(doc_id, fingerprint, h)
--- params: $k, $piece
+-- params: $k, $piece (char) or $k (word), as the shingle fragment uses them
 -- One row per distinct shingle of a document. The shingles themselves (character or word
 -- k-shingles, by --shingle-type) are defined once, in sql/fragments/shingle_texts_<type>.sql.
 -- fingerprint = the first 8 bytes of MD5(UTF-8 shingle) read little-endian (a published hash

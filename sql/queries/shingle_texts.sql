@@ -1,6 +1,6 @@
 -- query:  shingle_texts (the shingles of two documents, for `dedup explain`)
 -- reads:  documents(doc_id, norm)
--- params: $k, $piece, $doc_id_a, $doc_id_b
+-- params: $k, $piece (char) or $k (word), $doc_id_a, $doc_id_b
 -- The shingles of two documents with their texts: only fingerprints are stored, so the texts
 -- are recomputed by the same fragment the shingle stage uses (sql/fragments/shingle_texts_*.sql).
 -- tests/test_explain_query.py checks that the fingerprints equal the stored ones.
