@@ -17,7 +17,8 @@ from ..errors import DedupError
 if TYPE_CHECKING:
     import pyarrow as pa
 
-stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+# emoji=False: a name such as ":smile:.txt" is printed as it is (and rich._emoji_codes is not imported)
+stderr = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def command_group() -> typer.Typer:
