@@ -11,7 +11,9 @@ hashing), so recall = |pairs found| / |exact pairs| and precision = |found & exa
     python benchmarks/bench.py scale-1m --systems dedup --truth none --memory-limit 4GB
     python benchmarks/bench.py --input corpus.parquet --shingle-type word -k 5
 
-Wall seconds include starting Python, reading the file and writing the pairs, for every system.
+Wall seconds include starting Python, reading the file and writing the pairs, for every system;
+CPU seconds are user + system of the same process (dedup uses --threads, default 2; the peers one
+core). With --repeat, the systems run alternately (A B A B ...) and medians are shown.
 Peak RSS is the maximum resident set of the system's process (for dedup, the `dedup` process, run
 as a user runs it: `dedup run ... -o pairs`, no --db; candidates and stage seconds are read from
 the summary it prints).
@@ -48,6 +50,7 @@ class Result:
     system: str
     seconds: float
     peak_mib: float
+    cpu_seconds: float
     candidates: int
     pairs: int
     recall: float
@@ -94,6 +97,7 @@ def folder_bytes(folder: Path) -> int:
 
 
 SPILLS: dict[Path, float] = {}  # peak spill (MiB) of the last run writing each output
+CPU: dict[Path, list[float]] = {}  # CPU seconds (user + system) of every run writing each output
 SUMMARIES: dict[Path, str] = {}  # what the last run writing each output printed on stderr
 
 
@@ -122,6 +126,7 @@ def run_system(system: str, source: Path, work: Path, args: argparse.Namespace) 
         done.set()
         watcher.join()
     SPILLS[out] = peak_spill / 2**20
+    CPU.setdefault(out, []).append(measured.cpu_seconds)
     SUMMARIES[out] = measured.stderr
     return measured.seconds, measured.peak_mib, out
 
@@ -183,10 +188,25 @@ def bench(name: str, source: Path, args: argparse.Namespace, work: Path) -> list
         truth = pair_set(exact_path)
         label = "dedup --method exact" if args.truth == "exact" else "reference: lsh 32x4"
         results.append(
-            Result(name, label, exact_seconds, exact_peak, candidates_of(args.truth, exact_path), len(truth), 1.0, 1.0)
+            Result(
+                name,
+                label,
+                exact_seconds,
+                exact_peak,
+                CPU[exact_path][-1],
+                candidates_of(args.truth, exact_path),
+                len(truth),
+                1.0,
+                1.0,
+            )
         )
+    # Alternating runs (A B A B ...), so that a change of the shared machine's load hits every system alike.
+    every_run: dict[str, list[tuple[float, float, Path]]] = {system: [] for system in args.systems}
+    for _ in range(args.repeat):
+        for system in args.systems:
+            every_run[system].append(run_system(system, source, work, args))
     for system in args.systems:
-        runs = [run_system(system, source, work, args) for _ in range(args.repeat)]
+        runs = every_run[system]
         seconds = statistics.median(r[0] for r in runs)
         peak = max(r[1] for r in runs)
         found = pair_set(runs[-1][2])
@@ -194,12 +214,26 @@ def bench(name: str, source: Path, args: argparse.Namespace, work: Path) -> list
         recall = float("nan") if truth is None else hit / len(truth) if truth else 1.0
         precision = float("nan") if truth is None else hit / len(found) if found else 1.0
         results.append(
-            Result(name, system, seconds, peak, candidates_of(system, runs[-1][2]), len(found), recall, precision)
+            Result(
+                name,
+                system,
+                seconds,
+                peak,
+                statistics.median(CPU[runs[-1][2]][-len(runs) :]),
+                candidates_of(system, runs[-1][2]),
+                len(found),
+                recall,
+                precision,
+            )
         )
         if system in ("dedup", "exact", "dense"):
             results[-1].stages = stage_seconds(runs[-1][2])
             results[-1].spill_mib = max(SPILLS.get(r[2], 0.0) for r in runs)
-        print(f"  {name} {system}: {seconds:.2f} s, {peak:.0f} MiB, recall {results[-1].recall:.4f}", file=sys.stderr)
+        print(
+            f"  {name} {system}: {seconds:.2f} s, {results[-1].cpu_seconds:.2f} CPU-s, {peak:.0f} MiB, "
+            f"recall {results[-1].recall:.4f}",
+            file=sys.stderr,
+        )
     return results
 
 
@@ -218,19 +252,20 @@ def as_table(path: Path, work: Path) -> Path:
 
 def markdown(results: list[Result]) -> str:
     lines = [
-        "| workload | system | wall s | peak RSS MiB | candidates | pairs | recall | precision "
-        "| dedup/peer time | dedup/peer RSS |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| workload | system | wall s | CPU s | peak RSS MiB | candidates | pairs | recall | precision "
+        "| dedup/peer time | dedup/peer CPU | dedup/peer RSS |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         own = next((x for x in results if x.workload == r.workload and x.system == "dedup"), None)
-        ratio_t = ratio_m = ""
+        ratio_t = ratio_c = ratio_m = ""
         if own is not None and r.system in ("rensa", "datasketch"):
             ratio_t = f"{own.seconds / r.seconds:.2f}"
+            ratio_c = f"{own.cpu_seconds / r.cpu_seconds:.2f}"
             ratio_m = f"{own.peak_mib / r.peak_mib:.2f}"
         lines.append(
-            f"| {r.workload} | {r.system} | {r.seconds:.2f} | {r.peak_mib:.0f} | {r.candidates} | {r.pairs} | "
-            f"{r.recall:.4f} | {r.precision:.4f} | {ratio_t} | {ratio_m} |"
+            f"| {r.workload} | {r.system} | {r.seconds:.2f} | {r.cpu_seconds:.2f} | {r.peak_mib:.0f} | "
+            f"{r.candidates} | {r.pairs} | {r.recall:.4f} | {r.precision:.4f} | {ratio_t} | {ratio_c} | {ratio_m} |"
         )
     staged = [r for r in results if r.stages]
     if staged:

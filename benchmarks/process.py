@@ -1,4 +1,4 @@
-"""Running one command as a user would and measuring it: wall seconds and that process's peak RSS."""
+"""Running one command as a user would and measuring it: wall and CPU seconds and that process's peak RSS."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ class Measured:
     seconds: float
     peak_mib: float  # ru_maxrss of this one process (wait4), not a running maximum over children
     stderr: str = ""  # what it printed there (dedup's summary: candidates, stage seconds)
+    cpu_seconds: float = 0.0  # user + system CPU of this one process (wait4): what a shared machine inflates least
 
 
 def run_measured(command: list[str], env: Mapping[str, str] | None = None) -> Measured:
@@ -27,4 +28,5 @@ def run_measured(command: list[str], env: Mapping[str, str] | None = None) -> Me
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise SystemExit(f"{command[0]} failed ({process.returncode}): {errors.decode(errors='replace')}")
-    return Measured(seconds, usage.ru_maxrss / 1024, errors.decode(errors="replace"))
+    cpu = usage.ru_utime + usage.ru_stime
+    return Measured(seconds, usage.ru_maxrss / 1024, errors.decode(errors="replace"), cpu)
