@@ -162,7 +162,6 @@ def test_newline_in_a_skipped_name_stays_on_one_line(tmp_path):
     assert result.stderr == "  bad\\nname.png: binary file (NUL byte in the first 8000 bytes)\n"
 
 
-
 def test_emoji_code_in_a_skipped_name_is_printed_as_it_is(tmp_path):
     root = tmp_path / "seed"
     root.mkdir()
