@@ -89,8 +89,12 @@ def test_spark_without_java_fails_with_one_line_saying_how_to_get_it(tmp_path):
 
 def test_spark_options_are_checked(tmp_path):
     folder = str(REPO / "data" / "clough")
-    done = runner.invoke(app, ["run", folder, "--engine", "spark"])
-    assert done.exit_code == 2 and "--work-dir" in done.output
+    done = runner.invoke(app, ["run", folder, "--engine", "spark", "--master", "spark://127.0.0.1:7077"])
+    assert done.exit_code == 2 and "needs --work-dir" in done.output  # a temporary folder serves local masters only
+    done = runner.invoke(app, ["run", folder, "--engine", "spark", "--threads", "2"])
+    assert done.exit_code == 2 and "--threads is for the DuckDB engine" in done.output
+    done = runner.invoke(app, ["run", folder, "--work-dir", "w"])
+    assert done.exit_code == 2 and "--work-dir is for the Spark engine" in done.output
     done = runner.invoke(app, ["run", folder, "--engine", "spark", "--work-dir", "w", "--db", "x.duckdb"])
     assert done.exit_code == 2 and "--db is for the DuckDB engine" in done.output
     done = runner.invoke(app, ["run", folder, "--engine", "spark", "--work-dir", "w", "--spark-conf", "novalue"])
