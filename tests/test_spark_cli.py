@@ -107,6 +107,6 @@ def test_python_api_on_an_existing_session_gives_the_duckdb_pairs(spark, tmp_pat
 
     options = {"threshold": 0.5, "shingle_type": "word", "shingle_size": 3}
     expected = dedup.run(REPO / "data" / "clough", **options)
-    found = dedup.run(REPO / "data" / "clough", **options, engine="spark", spark=spark, work_dir=tmp_path / "work")
+    found = dedup.run(REPO / "data" / "clough", **options, engine="spark", spark=spark)  # in a temporary folder
     assert found.to_pylist() == expected.to_pylist() and expected.num_rows > 0
     assert spark.range(1).count() == 1  # the caller's session is left running

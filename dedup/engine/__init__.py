@@ -2,7 +2,7 @@
 
 The interface (the truth for a second engine such as Spark):
 
-- `Statement(name, dialect, sql, parameters)` (statement.py): one compiled statement, a value.
+- `Statement(name, dialect, sql, parameters)` (dedup/statement.py): one compiled statement, a value.
   `sql` is the text as it runs in `dialect`, a query for a table (the SELECT; the engine writes
   the `create ... as` line), with `$name` parameter markers (an engine whose markers differ,
   e.g. Spark's `:name`, rewrites them when it runs the statement); `parameters` holds the value
@@ -37,8 +37,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..statement import Statement
 from .protocol import Engine
-from .statement import Statement
 
 if TYPE_CHECKING:
     from ..settings import Settings

@@ -21,8 +21,8 @@ import pyarrow as pa
 
 from ..errors import DedupError, EngineError, Interrupted
 from ..sqlfiles import used_parameters
+from ..statement import Statement
 from .protocol import Engine
-from .statement import Statement
 
 if TYPE_CHECKING:
     from ..settings import Settings
