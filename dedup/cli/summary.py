@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..engine import Engine
-from ..pipeline import Progress, RunResult, StageReport
+from ..reports import Progress, RunResult, StageReport
 from ..settings import Settings
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 The interface (the truth for a second engine such as Spark):
 
-- `Statement(name, dialect, sql, parameters)` (statement.py): one compiled statement, a value.
+- `Statement(name, dialect, sql, parameters)` (dedup/statement.py): one compiled statement, a value.
   `sql` is the text as it runs in `dialect`, a query for a table (the SELECT; the engine writes
   the `create ... as` line), with `$name` parameter markers (an engine whose markers differ,
   e.g. Spark's `:name`, rewrites them when it runs the statement); `parameters` holds the value
@@ -20,25 +20,33 @@ The interface (the truth for a second engine such as Spark):
   Failures leave an engine as `dedup.errors.EngineError` (one line; `out_of_space`, and then
   the message says where the engine spills) or as
   KeyboardInterrupt (Ctrl-C, interrupt()); no engine-specific exception escapes.
-- `open_engine(path, settings=None, read_only=False, in_memory=False)`: the engine for a database
-  file (or an in-memory database when path is None or in_memory) with the user's limits. `engine_for(dialect)` is the
+- `run_engine(settings, session=None, small=False)`: the engine a run works on, by `settings.engine`:
+  DuckDB on `--db` (or a temporary database; in memory for a small run without --db), or Spark on
+  a session (the given one, or a new one that it stops) with the stage tables under `--work-dir`
+  (or a temporary folder).
+- `open_engine(path, settings=None, read_only=False, in_memory=False)`: the DuckDB engine for a
+  database file (or an in-memory database when path is None or in_memory, spilling where the file's
+  would) with the user's limits. `engine_for(dialect)` is the
   class, for what needs no database (show-sql).
 - `DuckDBEngine` (duckdb.py) is the only module of dedup that imports duckdb.
 """
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ..statement import Statement
 from .protocol import Engine
-from .statement import Statement
 
 if TYPE_CHECKING:
     from ..settings import Settings
     from .duckdb import DuckDBEngine
 
-__all__ = ["Engine", "Statement", "open_engine", "engine_for", "temp_directory", "DIALECTS"]
+__all__ = ["Engine", "Statement", "run_engine", "open_engine", "engine_for", "temp_directory", "DIALECTS"]
 
 DIALECTS = ("duckdb",)
 
@@ -76,3 +84,24 @@ def open_engine(
         temp_directory=spill,
         read_only=read_only,
     )
+
+
+@contextmanager
+def run_engine(settings: Settings, session: Any = None, small: bool = False) -> Iterator[Engine]:
+    """The engine of a run by settings.engine, closed (and its temporary places removed) after.
+    small: a DuckDB run without --db keeps its tables in memory (no database file to write, sync
+    at each stage's commit and checkpoint at close); a larger one gets a temporary file, whose
+    compressed tables keep a large run's memory and spill bounded."""
+    if settings.engine == "duckdb":
+        with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
+            in_memory = small and settings.db is None
+            engine = open_engine(settings.db or Path(folder) / "run.duckdb", settings, in_memory=in_memory)
+            try:
+                yield engine
+            finally:
+                engine.close()
+        return
+    from .spark import spark_engine
+
+    with spark_engine(settings, session) as spark:
+        yield spark
