@@ -147,7 +147,7 @@ def pair_set(path: Path) -> set[tuple[str, str]]:
 
 def candidates_of(system: str, path: Path) -> int:
     if system in ("dedup", "exact", "dense"):
-        found = re.search(r"candidates: (\d+)", SUMMARIES[path])
+        found = re.search(r"candidates: (\d+)  pairs:", SUMMARIES[path])  # the summary line, not the progress line
         assert found is not None, SUMMARIES[path]
         return int(found.group(1))
     metadata = pq.read_schema(path).metadata or {}
