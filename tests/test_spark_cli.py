@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -110,3 +111,26 @@ def test_python_api_on_an_existing_session_gives_the_duckdb_pairs(spark, tmp_pat
     found = dedup.run(REPO / "data" / "clough", **options, engine="spark", spark=spark)  # in a temporary folder
     assert found.to_pylist() == expected.to_pylist() and expected.num_rows > 0
     assert spark.range(1).count() == 1  # the caller's session is left running
+
+
+@pytest.mark.slow
+def test_spark_submit_runs_the_command_line_with_byte_identical_pairs(tmp_path):
+    """`spark-submit .../dedup/__main__.py run ...` (README): a job of its own, in its own JVM."""
+    submit = Path(sys.executable).parent / "spark-submit"  # installed with pyspark (the test extra)
+    assert submit.exists(), f"no spark-submit beside {sys.executable}"
+    folder = str(REPO / "data" / "clough")
+    duck, found = tmp_path / "duckdb.csv", tmp_path / "submitted.csv"
+    done = runner.invoke(app, ["run", folder, "-t", "0.5", "-q", "-o", str(duck)])
+    assert done.exit_code == 0, done.output
+    main = importlib.util.find_spec("dedup.__main__").origin  # as the README finds it
+    options = ["--engine", "spark", "--work-dir", str(tmp_path / "work"), "-q", "-o", str(found)]
+    done = subprocess.run(
+        [str(submit), "--master", "local[2]", "--conf", "spark.ui.enabled=false", str(main), "run", folder, "-t", "0.5"]
+        + options,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert found.read_bytes() == duck.read_bytes() and duck.read_bytes().count(b"\n") == 17
