@@ -16,8 +16,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .choices import Keep
 from .engine.spark import SparkEngine, new_session, split_tables
 from .errors import Interrupted, UsageError
+from .index.clusters import build_clusters
 from .pipeline import Progress, RunResult, StageReport, Summary
 from .records import input_fingerprint
 from .settings import Settings
@@ -33,6 +35,7 @@ class SparkOptions:
     work_dir: str
     master: str | None = None
     conf: dict[str, str] = field(default_factory=dict)
+    keep: Keep | None = None  # build the clusters table (survivors by this rule) after the pairs
 
 
 def execute_spark(
@@ -48,7 +51,7 @@ def execute_spark(
         engine = SparkEngine(session, options.work_dir)
         progress = progress or Progress()
         progress.attach(engine)
-        return _execute(engine, settings, progress)
+        return _execute(engine, settings, progress, options.keep)
     except KeyboardInterrupt:
         session.sparkContext.cancelAllJobs()
         raise Interrupted(STAGES_KEPT) from None
@@ -69,7 +72,7 @@ def _marker(engine: SparkEngine, stage: str) -> str:
     return f"{engine.work_dir}/_stages/{stage}.json"
 
 
-def _execute(engine: SparkEngine, settings: Settings, progress: Progress) -> RunResult:
+def _execute(engine: SparkEngine, settings: Settings, progress: Progress, keep: Keep | None) -> RunResult:
     summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
     summary.detection_probability = settings.banding.probability(settings.threshold)
     progress.start("read")
@@ -109,4 +112,14 @@ def _execute(engine: SparkEngine, settings: Settings, progress: Progress) -> Run
 
     summary.account(loaded, skipped.num_rows, latin1)
     pairs = engine.fetch_arrow(query("export_pairs", dialect="spark"))
-    return RunResult(pairs=pairs, summary=summary, skipped=skipped)
+    dropped = None
+    if keep is not None:
+        # the connected-components SQL of sql/queries/cluster_*.sql, iterated until no label changes;
+        # the clusters table (Parquet under the work folder) has the columns of DuckDB's
+        progress.start("clusters")
+        clock = time.perf_counter()
+        build_clusters(engine, keep)
+        dropped = int(engine.fetch_rows(query("clusters_dropped_count", dialect="spark"))[0][0])
+        summary.stages.append(StageReport("clusters", dropped, time.perf_counter() - clock))
+        progress.finish(summary.stages[-1])
+    return RunResult(pairs=pairs, summary=summary, skipped=skipped, dropped=dropped)

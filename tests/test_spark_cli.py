@@ -106,3 +106,61 @@ def test_python_api_on_an_existing_session_gives_the_duckdb_pairs(spark, tmp_pat
     found = dedup.run(REPO / "data" / "clough", **options, engine="spark", spark=spark, work_dir=tmp_path / "work")
     assert found.to_pylist() == expected.to_pylist() and expected.num_rows > 0
     assert spark.range(1).count() == 1  # the caller's session is left running
+
+
+@pytest.mark.slow
+def test_spark_submit_runs_the_command(tmp_path):
+    """`spark-submit .../dedup/__main__.py run ...` (Spark's own launcher, its master) gives DuckDB's pairs.
+    The entry is found by path: importing dedup.__main__ would run the command line on pytest's own
+    arguments (that is how an earlier version of this test failed with "No such option: -q")."""
+    import dedup
+
+    entry = Path(dedup.__file__).parent / "__main__.py"
+    submit = Path(sys.executable).parent / "spark-submit"
+    out, expected = tmp_path / "pairs.csv", tmp_path / "duckdb.csv"
+    options = ["--threshold", "0.5", "-q"]
+    args = ["run", str(REPO / "data" / "clough"), *options, "--engine", "spark", "--work-dir", str(tmp_path / "w")]
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable}
+    done = subprocess.run(
+        [str(submit), "--master", "local[2]", str(entry), *args, "-o", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1200,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    done_duck = runner.invoke(app, ["run", str(REPO / "data" / "clough"), *options, "-o", str(expected)])
+    assert done_duck.exit_code == 0, done_duck.output
+    assert out.read_bytes() == expected.read_bytes() and expected.read_bytes().count(b"\n") == 17
+
+
+@pytest.mark.slow
+def test_keep_builds_the_duckdb_clusters_table_on_spark(spark, tmp_path):
+    """--keep on Spark: the clusters table (connected components iterated until stable, survivors by
+    the rule) is DuckDB's row for row, with identical texts joined as on DuckDB."""
+    import shutil
+
+    import duckdb
+    from crossengine import sorted_rows
+
+    folder = tmp_path / "corpus"
+    shutil.copytree(REPO / "data" / "clough", folder)
+    originals = sorted(folder.glob("orig_*.txt"))
+    for i, original in enumerate(originals[:3]):  # identical copies: clusters by text, not only by pairs
+        (folder / f"zz_copy{i}.txt").write_bytes(original.read_bytes())
+    options = ["--threshold", "0.5", "--keep", "longest", "-q"]
+    db = tmp_path / "duck.duckdb"
+    done = runner.invoke(app, ["run", str(folder), *options, "--db", str(db), "-o", str(tmp_path / "duck.csv")])
+    assert done.exit_code == 0, done.output
+    work = tmp_path / "work"
+    done = runner.invoke(
+        app, ["run", str(folder), *options, "--engine", "spark", "--work-dir", str(work), "-o", str(tmp_path / "s.csv")]
+    )
+    assert done.exit_code == 0, done.output
+    con = duckdb.connect(str(db), read_only=True)
+    expected = con.sql("select * from clusters").to_arrow_table()
+    con.close()
+    found = pq.read_table(work / "clusters")
+    assert found.column_names == expected.column_names
+    assert sorted_rows(found) == sorted_rows(expected)
+    assert sum(1 for s in expected.column("is_survivor").to_pylist() if not s) >= 3

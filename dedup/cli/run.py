@@ -43,6 +43,7 @@ app = command_group()
 
 @app.command()
 def run(
+    ctx: typer.Context,
     inputs: Inputs,
     threshold: Threshold = 0.8,
     shingle_type: ShingleTypeOption = ShingleType.char,
@@ -213,7 +214,15 @@ def spark_run_command(**given: object) -> None:
         )
         if output is not None:
             check_writable(output)  # type: ignore[arg-type]
-        options = SparkOptions(work_dir=str(given["work_dir"]), master=given["master"], conf=conf)  # type: ignore[arg-type]
+        # clusters are built when --keep is given (the DuckDB run builds them with --db)
+        source = given["ctx"].get_parameter_source("keep")  # type: ignore[attr-defined]
+        keep_given = source is not None and source.name != "DEFAULT"
+        options = SparkOptions(
+            work_dir=str(given["work_dir"]),
+            master=given["master"],  # type: ignore[arg-type]
+            conf=conf,
+            keep=given["keep"] if keep_given else None,  # type: ignore[arg-type]
+        )
         with stage_progress(stderr, quiet) as progress:
             result = execute_spark(settings, options, progress=progress)
         if output is not None:
@@ -226,6 +235,12 @@ def spark_run_command(**given: object) -> None:
         fail(Interrupted("interrupted"))
     if not quiet:
         print_summary(stderr, result, settings, output)  # type: ignore[arg-type]
+        if result.dropped is not None:
+            stderr.print(
+                f"clusters: {result.dropped} documents to drop (--keep {options.keep.value}); "  # type: ignore[union-attr]
+                f"table clusters in {options.work_dir}",
+                markup=False,
+            )
     if given["show_skipped"]:
         print_skipped(stderr, result.skipped)
 
