@@ -107,30 +107,18 @@ def run(
         temp_dir=Path(temp_dir) if temp_dir is not None else None,
         method=method,  # type: ignore[arg-type]
         replace_documents=replace,
+        engine=engine,  # type: ignore[arg-type]
+        master=master,
+        spark_conf=tuple((spark_conf or {}).items()),
+        work_dir=str(work_dir) if work_dir is not None else None,
     )
-    if engine == "spark":
-        if table is not None:
-            raise UsageError("engine='spark' reads paths (Spark's readers); give inputs, not documents")
-        return _run_spark(settings, spark, work_dir, master, spark_conf)
-    if engine != "duckdb":
-        raise UsageError(f"engine must be duckdb or spark, got {engine!r}")
-    if table is None:
+    if settings.engine == "spark" and table is not None:
+        raise UsageError("engine='spark' reads paths (Spark's readers); give inputs, not documents")
+    if settings.engine == "duckdb" and table is None:
         check_column_options(settings.inputs, lines, id_column, text_column)
     out = Path(write_deduplicated) if write_deduplicated is not None else None
-    return run_settings(settings, keep=keep, write_deduplicated=out, documents=table).pairs
-
-
-def _run_spark(settings: Any, spark: Any, work_dir: Any, master: str | None, conf: dict[str, str] | None) -> pa.Table:
-    import tempfile
-
-    from .spark_run import SparkOptions, execute_spark
-
-    if work_dir is not None:
-        options = SparkOptions(work_dir=str(work_dir), master=master, conf=dict(conf or {}))
-        return execute_spark(settings, options, session=spark).pairs
-    with tempfile.TemporaryDirectory(prefix="dedup-spark-") as scratch:  # a local run's stage tables
-        options = SparkOptions(work_dir=scratch, master=master, conf=dict(conf or {}))
-        return execute_spark(settings, options, session=spark).pairs
+    kept = keep if settings.engine == "duckdb" else None  # the pairs are the result; clusters: the CLI's --keep
+    return run_settings(settings, keep=kept, write_deduplicated=out, documents=table, session=spark).pairs
 
 
 def _paths(inputs: Inputs) -> tuple[Path, ...]:

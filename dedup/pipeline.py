@@ -1,5 +1,6 @@
-"""A run: the stages in order on one engine's database (resuming finished ones), what each did,
-and, when the run keeps a database, its clusters and the deduplicated input."""
+"""A run: read the inputs onto the engine chosen by the settings, run the stages (resuming finished
+ones), and return the pairs; when the run keeps a database, also its clusters by the keep rule and
+the deduplicated input."""
 
 from __future__ import annotations
 
@@ -7,123 +8,46 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
-from .banding import COMPLETE_ENOUGH, candidate_probability
 from .choices import Keep
-from .corpus.read import read_documents, read_inputs
+from .corpus.load import load_inputs
 from .corpus.write import check_target, write_deduplicated_input
-from .engine import Engine, Statement, open_engine
-from .errors import EngineError, Interrupted, UsageError
+from .engine import Engine, run_engine
+from .errors import EngineError, Interrupted
 from .index.clusters import build_clusters, dropped_ids
-from .records import Checkpoints, digest_tables, input_fingerprint, record_run
+from .records import checkpoints
+from .reports import Progress, RunResult, StageReport, Summary
+from .runner import STAGES_KEPT, run_stages
 from .settings import Settings
 from .sqlfiles import query
-from .sqltext import quote_identifier
-from .stages import Stage, compile_stages
+from .stages import compile_stages
 
-# The one-line message of Ctrl-C during a run.
-STAGES_KEPT = "interrupted; the database keeps every stage that had finished"
-
-
-@dataclass
-class StageReport:
-    name: str
-    rows: int
-    seconds: float
-    reused: bool = False  # finished by an earlier run with the same inputs and options
-
-
-@dataclass
-class Summary:
-    read: int = 0
-    processed: int = 0
-    empty: int = 0
-    skipped: int = 0
-    latin1: int = 0
-    shingles: int = 0
-    candidates: int = 0
-    pairs: int = 0
-    bands: int = 0
-    rows: int = 0
-    detection_probability: float = 0.0
-    notes: list[str] = field(default_factory=list)
-    stages: list[StageReport] = field(default_factory=list)
-
-    @property
-    def complete(self) -> bool:
-        """Whether the pair count can be stated as every pair >= threshold (P(found | J = t) >= 0.99)."""
-        return self.detection_probability >= COMPLETE_ENOUGH
-
-    @property
-    def seconds(self) -> float:
-        return sum(stage.seconds for stage in self.stages)
-
-    def account(self, loaded: int, skipped: int, latin1: int) -> None:
-        """The input account and pair counts, from the stage reports: read = processed + empty + skipped."""
-        rows = {report.name: report.rows for report in self.stages}
-        self.skipped = skipped
-        self.read = loaded + skipped
-        self.processed = rows["signatures"]
-        self.empty = loaded - self.processed
-        self.latin1 = latin1
-        self.shingles = rows["shingles"]
-        self.candidates = rows["candidates"]
-        self.pairs = rows["pairs"]
-
-    def counts(self) -> dict[str, int]:
-        """The counts recorded in the runs table."""
-        return {
-            "read": self.read,
-            "processed": self.processed,
-            "empty": self.empty,
-            "skipped": self.skipped,
-            "latin1": self.latin1,
-            "shingles": self.shingles,
-            "candidates": self.candidates,
-            "pairs": self.pairs,
-        }
-
-
-@dataclass
-class RunResult:
-    pairs: pa.Table
-    summary: Summary
-    skipped: pa.Table
-    dropped: int | None = None  # documents that the keep rule drops, when the run kept a database
-
-
-class Progress:
-    """What a run tells as it goes; this one tells nothing (dedup.report.StageProgress shows it)."""
-
-    def attach(self, engine: Engine) -> None:
-        """The run's engine, whose running statement's progress can be polled."""
-
-    def start(self, stage: str) -> None:
-        """A stage starts."""
-
-    def finish(self, report: StageReport) -> None:
-        """A stage finished (or was reused): its rows and seconds."""
+__all__ = ["run_settings", "execute", "Progress", "RunResult", "StageReport", "Summary"]
 
 
 def run_settings(
     settings: Settings,
     *,
-    keep: Keep | str = Keep.first,
+    keep: Keep | str | None = Keep.first,
     write_deduplicated: Path | None = None,
     progress: Progress | None = None,
     on_open: Callable[[Engine], None] | None = None,
     documents: pa.Table | None = None,
+    session: Any = None,
 ) -> RunResult:
-    """A whole run, as `dedup run` and `dedup.run` make it: every stage; then, when the run keeps
-    a database (--db, or a temporary one for --write-deduplicated), its clusters by the keep rule
-    and the deduplicated input if asked."""
+    """A whole run, as `dedup run` and `dedup.run` make it on either engine: every stage; then,
+    when the run keeps a database (--db, or a temporary one for --write-deduplicated), its
+    clusters by the keep rule and the deduplicated input if asked. `session`: a SparkSession to
+    run on (engine spark)."""
     with _kept_database(settings, write_deduplicated) as kept:
-        return execute(kept, progress, on_open, documents, keep=keep, write_deduplicated=write_deduplicated)
+        return execute(
+            kept, progress, on_open, documents, keep=keep, write_deduplicated=write_deduplicated, session=session
+        )
 
 
 @contextmanager
@@ -146,20 +70,26 @@ def execute(
     *,
     keep: Keep | str | None = None,
     write_deduplicated: Path | None = None,
+    session: Any = None,
 ) -> RunResult:
     """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given,
     with the clusters by `keep` (and the deduplicated input written) when keep is given.
 
     on_open(engine) is called with the open engine (the CLI uses it to interrupt on Ctrl-C).
     """
+    progress = progress or Progress()
     try:
-        with _database(settings) as engine:
+        with run_engine(settings, session) as engine:
             if on_open is not None:
                 on_open(engine)
-            progress = progress or Progress()
             progress.attach(engine)
             result = _execute(engine, settings, progress, documents)
-            if keep is not None and settings.db is not None:
+            if keep is not None and settings.engine == "spark":
+                # the clusters table under the work folder, by the same SQL iterated until stable; only
+                # its count comes back to the driver
+                build_clusters(engine, keep)
+                result.dropped = int(engine.fetch_rows(query("clusters_dropped_count", dialect=engine.dialect))[0][0])
+            elif keep is not None and settings.db is not None:
                 build_clusters(engine, keep)
                 dropped = dropped_ids(engine)
                 result.dropped = len(dropped)
@@ -173,159 +103,26 @@ def execute(
         raise EngineError(f"{error} (finished stages are kept; run again to resume)") from None
 
 
-@contextmanager
-def _database(settings: Settings) -> Iterator[Engine]:
-    if settings.db is not None:
-        engine = open_engine(settings.db, settings)
-        try:
-            yield engine
-        finally:
-            engine.close()
-        return
-    with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
-        engine = open_engine(Path(folder) / "run.duckdb", settings)
-        try:
-            yield engine
-        finally:
-            engine.close()
-
-
 def _execute(engine: Engine, settings: Settings, progress: Progress, documents: pa.Table | None = None) -> RunResult:
-    summary = Summary(bands=settings.banding.bands, rows=settings.banding.rows)
-    summary.detection_probability = candidate_probability(
-        settings.method, settings.threshold, settings.banding, settings.num_perm
-    )
+    options = settings.options()
+    banding = settings.banding
+    summary = Summary(bands=banding.bands, rows=banding.rows, detection_probability=settings.detection_probability)
     started = datetime.now(UTC)
-
     progress.start("read")
     clock = time.perf_counter()
-    try:
-        corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
-    except KeyboardInterrupt:
-        raise Interrupted("interrupted while reading the inputs; nothing was written") from None
-    raw = corpus.to_arrow()
-    skipped = corpus.skipped_arrow()
-    read, latin1, notes = raw.num_rows, corpus.latin1, list(corpus.notes)
-    del corpus  # the texts as Python strings: ~300 MB at 1M short documents, not needed any more
-    options = settings.options()
-    fingerprint = input_fingerprint(options, digest_tables(raw, skipped))
-    summary.stages.append(StageReport("read", raw.num_rows + skipped.num_rows, time.perf_counter() - clock))
+    inputs = load_inputs(engine, settings, documents)
+    summary.stages.append(StageReport("read", inputs.read, time.perf_counter() - clock))
     progress.finish(summary.stages[-1])
-
-    checkpoints = Checkpoints(engine)
-    rerun = False  # once a stage runs, every later stage runs too: its input changed
-    engine.register_arrow("raw_documents", raw)
-    engine.register_arrow("raw_skipped", skipped)
     try:
-        if settings.db is not None and not settings.replace_documents:
-            _refuse_dropping_documents(engine, settings.db)
-        for group in _stage_groups(compile_stages(settings, engine.dialect)):
-            fingerprints = []
-            for _, statement in group:
-                fingerprint = statement.fingerprint(fingerprint)
-                fingerprints.append(fingerprint)
-            finished = [checkpoints.finished(s.name, f) for (s, _), f in zip(group, fingerprints, strict=True)]
-            if not rerun and all(finished):
-                for stage, _ in group:
-                    summary.stages.append(StageReport(stage.name, checkpoints.rows(stage.name), 0.0, reused=True))
-                    progress.finish(summary.stages[-1])
-                continue
-            rerun = True
-            with engine.atomic(STAGES_KEPT):
-                if len(group) > 1:
-                    seconds = _run_in_batches(engine, group, progress)
-                else:
-                    stage, statement = group[0]
-                    progress.start(stage.name)
-                    clock = time.perf_counter()
-                    engine.create_table(stage.name, statement)
-                    if stage.name == "documents":
-                        engine.create_table("skipped", query("skipped", dialect=engine.dialect))
-                        engine.unregister("raw_documents")
-                        raw = None  # the documents table has the texts now: free the Arrow copy
-                    seconds = {stage.name: time.perf_counter() - clock}
-                for (stage, _), stage_fingerprint in zip(group, fingerprints, strict=True):
-                    rows = checkpoints.record(stage.name, stage_fingerprint, options)
-                    summary.stages.append(StageReport(stage.name, rows, seconds[stage.name]))
-                    progress.finish(summary.stages[-1])
+        done = checkpoints(engine)
+        stages = compile_stages(settings, engine.dialect)
+        summary.stages += run_stages(engine, done, stages, inputs.fingerprint, options, progress)
     finally:
         engine.unregister("raw_documents")
         engine.unregister("raw_skipped")
-
-    summary.account(read, skipped.num_rows, latin1)
-    summary.notes = notes
-
-    record_run(engine, options, summary.counts(), {s.name: round(s.seconds, 4) for s in summary.stages}, started)
+    summary.account(inputs.loaded, inputs.skipped.num_rows, inputs.latin1)
+    summary.notes = inputs.notes
+    seconds = {s.name: round(s.seconds, 4) for s in summary.stages}
+    done.finish_run(options, summary.counts(), seconds, started)
     pairs = engine.fetch_arrow(query("export_pairs", dialect=engine.dialect))
-    return RunResult(pairs=pairs, summary=summary, skipped=skipped)
-
-
-def _refuse_dropping_documents(engine: Engine, db: Path) -> None:
-    """A kept database never loses documents silently: refuse a run whose inputs lack some of them."""
-    if not engine.has_table("documents"):
-        return
-    dropped, examples = engine.fetch_rows(query("dropped_documents", dialect=engine.dialect))[0]
-    if dropped:
-        shown = ", ".join(repr(e) for e in examples) + (", ..." if dropped > len(examples) else "")
-        raise UsageError(
-            f"{db} holds {dropped} documents that these inputs do not ({shown}); a run would drop them: "
-            "give --replace to rebuild it from these inputs alone, use `dedup add` to add documents to it, "
-            "or give another --db"
-        )
-
-
-# The per-document stages whose memory would grow with the corpus (a DISTINCT over every shingle
-# occurrence, a 128-column GROUP BY over every document): a large corpus runs them on batches
-# of consecutive doc_ids, each batch in memory, appending to the tables.
-BATCHED_STAGES = ("shingles", "signatures")
-# A batch holds at most this many documents and about this many characters of normalized text
-# (about as many shingle occurrences): ~1 GB of DuckDB memory at most.
-BATCH_DOCUMENTS = 100_000
-BATCH_CHARACTERS = 16_000_000
-
-Compiled = tuple[Stage, Statement]
-
-
-def _stage_groups(stages: list[Compiled]) -> list[list[Compiled]]:
-    """The stages in order, the consecutive batched stages as one group (they run batch by batch)."""
-    groups: list[list[Compiled]] = []
-    for stage, statement in stages:
-        if groups and stage.name in BATCHED_STAGES and groups[-1][-1][0].name in BATCHED_STAGES:
-            groups[-1].append((stage, statement))
-        else:
-            groups.append([(stage, statement)])
-    return groups
-
-
-def _run_in_batches(engine: Engine, group: list[Compiled], progress: Progress) -> dict[str, float]:
-    """Run the group's stages on each batch of documents in the staging schema, which shadows main
-    (as `index add` stages new documents), appending each batch's rows to the main tables.
-    One batch (most corpora) runs the stages on the whole tables, as they are written."""
-    dialect = engine.dialect
-    seconds = {stage.name: 0.0 for stage, _ in group}
-    sizes = {"characters": BATCH_CHARACTERS, "documents": BATCH_DOCUMENTS}
-    batches = engine.fetch_rows(query("batch_ranges", sizes, dialect))
-    if len(batches) <= 1:
-        for stage, statement in group:
-            progress.start(stage.name)
-            clock = time.perf_counter()
-            engine.create_table(stage.name, statement)
-            seconds[stage.name] += time.perf_counter() - clock
-        return seconds
-    engine.execute(query("staging_create", dialect=dialect))
-    engine.execute(query("staging_enter", dialect=dialect))
-    try:
-        for number, (first, last) in enumerate(batches):
-            engine.create_table("documents", query("batch_documents", {"first": first, "last": last}, dialect))
-            for stage, statement in group:
-                progress.start(stage.name)
-                clock = time.perf_counter()
-                engine.create_table(stage.name, statement)
-                keep = "staging_keep" if number == 0 else "staging_append"
-                engine.execute(query(keep, dialect=dialect, table=quote_identifier(stage.name)))
-                seconds[stage.name] += time.perf_counter() - clock
-        for name in ("documents", *seconds):
-            engine.execute(query("staging_drop", dialect=dialect, table=quote_identifier(name)))
-    finally:
-        engine.execute(query("staging_leave", dialect=dialect))
-    return seconds
+    return RunResult(pairs=pairs, summary=summary, skipped=inputs.skipped)

@@ -1,4 +1,5 @@
-"""The bookkeeping tables of a database, `stages` and `runs`: the only module that reads or writes them.
+"""A run's bookkeeping: the `stages` and `runs` tables of a database (the only module that reads or
+writes them), and on Spark the stage markers of a work folder.
 
 `stages` says which stages finished, from which inputs and options, so that a run can resume.
 Each stage's table and its row in `stages` are written in one atomic step: after a crash (kill
@@ -9,6 +10,10 @@ fingerprint matches and no earlier stage had to run again.
 
 `runs` holds one row per run, or per change of an index (`dedup add`); its latest row's
 options are the index's own.
+
+On Spark (`StageMarkers`) a finished stage is a small JSON file in <work>/_stages/, written after
+the stage's tables are complete (Parquet writes are not transactional) and deleted before the
+stage starts: a run killed mid-stage leaves no mark, so the next run computes that stage again.
 """
 
 from __future__ import annotations
@@ -17,30 +22,18 @@ import hashlib
 import json
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import __version__
-from .engine import Engine
+from .engine import Engine, Statement
 from .hashing import SCHEME
 from .sqlfiles import query
 from .sqltext import quote_identifier
 
+if TYPE_CHECKING:
+    from .engine.spark import SparkEngine
+
 READ_OPTIONS = ("lines", "id_column", "text_column", "include_hidden", "strip_html", "delimiter")
-
-
-def digest_tables(*tables: pa.Table) -> str:
-    """sha256 of the tables' schemas and column buffers (tables built by dedup.corpus, offset 0)."""
-    digest = hashlib.sha256()
-    for table in tables:
-        digest.update(str(table.schema).encode())
-        digest.update(str(table.num_rows).encode())
-        for column in table.combine_chunks().columns:
-            for chunk in column.chunks:
-                for buffer in chunk.buffers():
-                    digest.update(b"-" if buffer is None else memoryview(buffer))
-    return digest.hexdigest()
 
 
 def input_fingerprint(options: Mapping[str, object], inputs_digest: str) -> str:
@@ -50,32 +43,100 @@ def input_fingerprint(options: Mapping[str, object], inputs_digest: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
-class Checkpoints:
+class Checkpoints(Protocol):
+    """Which stages of a run finished, from which inputs and options."""
+
+    def reuse(self, stage: str, fingerprint: str, statement: Statement) -> int | None:
+        """The rows of the stage's table if it finished with this fingerprint (and is ready to
+        read), else None."""
+
+    def start(self, stage: str) -> None:
+        """The stage is about to (re)write its tables."""
+
+    def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
+        """Mark the stage finished (inside its atomic step); its rows."""
+
+    def finish_run(
+        self, options: Mapping[str, object], counts: dict[str, int], seconds: dict[str, float], started: datetime
+    ) -> None:
+        """The run's row of the runs table (where the engine keeps one)."""
+
+
+def checkpoints(engine: Engine) -> Checkpoints:
+    """The bookkeeping of this engine's database: tables, or marker files in Spark's work folder."""
+    if engine.dialect == "spark":
+        return StageMarkers(engine)  # type: ignore[arg-type]
+    return StageTable(engine)
+
+
+class StageTable:
     """The `stages` table of one database."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         engine.execute(query("stages_create", dialect=engine.dialect))
 
-    def finished(self, stage: str, fingerprint: str) -> bool:
+    def reuse(self, stage: str, fingerprint: str, statement: Statement) -> int | None:
         row = self._rows("stages_fingerprint", {"stage": stage})
-        if not row or row[0][0] != fingerprint:
-            return False
-        return self.engine.has_table(stage)
+        if not row or row[0][0] != fingerprint or not self.engine.has_table(stage):
+            return None
+        return int(self._rows("stages_rows", {"stage": stage})[0][0])
+
+    def start(self, stage: str) -> None:
+        pass  # the stage's table and its row here are written in one atomic step
 
     def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
-        """Count the stage's rows and mark it finished; call inside the stage's atomic step."""
         rows = table_rows(self.engine, stage)
         self.engine.execute(query("stages_forget", {"stage": stage}, self.engine.dialect))
         values = {"stage": stage, "fingerprint": fingerprint, "options": json.dumps(options), "rows": rows}
         self.engine.execute(query("stages_insert", values, self.engine.dialect))
         return rows
 
-    def rows(self, stage: str) -> int:
-        return int(self._rows("stages_rows", {"stage": stage})[0][0])
+    def finish_run(
+        self, options: Mapping[str, object], counts: dict[str, int], seconds: dict[str, float], started: datetime
+    ) -> None:
+        record_run(self.engine, options, counts, seconds, started)
 
     def _rows(self, name: str, values: dict[str, Any]) -> list[tuple[Any, ...]]:
         return self.engine.fetch_rows(query(name, values, self.engine.dialect))
+
+
+class StageMarkers:
+    """The finished stages of a Spark work folder: <work>/_stages/<stage>.json."""
+
+    def __init__(self, engine: SparkEngine) -> None:
+        self.engine = engine
+
+    def _marker(self, stage: str) -> str:
+        return f"{self.engine.work_dir}/_stages/{stage}.json"
+
+    def reuse(self, stage: str, fingerprint: str, statement: Statement) -> int | None:
+        from .engine.spark import split_tables
+
+        recorded = self.engine.read_text(self._marker(stage))
+        if recorded is None or json.loads(recorded)["fingerprint"] != fingerprint:
+            return None
+        tables = [table for table, _ in split_tables(stage, statement.sql)]
+        if not all(self.engine.has_table(table) for table in tables):
+            return None
+        for table in tables:
+            self.engine.attach(table)
+        return int(json.loads(recorded)["rows"])
+
+    def start(self, stage: str) -> None:
+        self.engine.delete(self._marker(stage))
+
+    def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
+        rows = int(self.engine.session.table(stage).count())
+        self.engine.write_text(
+            self._marker(stage), json.dumps({"stage": stage, "fingerprint": fingerprint, "rows": rows})
+        )
+        return rows
+
+    def finish_run(
+        self, options: Mapping[str, object], counts: dict[str, int], seconds: dict[str, float], started: datetime
+    ) -> None:
+        pass  # a work folder keeps the stage tables and their markers, no runs table
 
 
 def table_rows(engine: Engine, table: str) -> int:

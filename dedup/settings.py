@@ -1,4 +1,5 @@
-"""Run options, validated once, before anything is read."""
+"""Run options, validated once, before anything is read: what defines the result, and where the
+run happens (the engine and its places and limits)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .banding import Banding, choose_banding
-from .choices import Method, ShingleType, values
+from .banding import Banding, candidate_probability, choose_banding
+from .choices import EngineName, Method, ShingleType, values
 from .errors import UsageError
 from .hashing import DEFAULT_SEED
 
@@ -38,6 +39,10 @@ class Settings:
     temp_dir: Path | None = None
     method: Method = Method.lsh
     replace_documents: bool = False  # a run may drop documents of an existing --db that the inputs lack
+    engine: EngineName = EngineName.duckdb
+    master: str | None = None  # Spark's master URL (None: the session's default, local[*])
+    spark_conf: tuple[tuple[str, str], ...] = ()  # Spark settings (KEY, VALUE)
+    work_dir: str | None = None  # where Spark writes the stage tables (None: a temporary folder, local masters only)
     banding: Banding = field(init=False)
 
     def __post_init__(self) -> None:
@@ -66,6 +71,46 @@ class Settings:
         if not 0 <= self.seed < 2**63:
             raise UsageError(f"--seed must be between 0 and 2^63-1, got {self.seed}")
         object.__setattr__(self, "banding", self._banding())
+        object.__setattr__(self, "engine", self._engine())
+
+    def _engine(self) -> EngineName:
+        if self.engine not in values(EngineName):
+            raise UsageError(f"--engine must be duckdb or spark, got {self.engine!r}")
+        engine = EngineName(self.engine)
+        if engine is EngineName.duckdb:
+            spark_only: dict[str, object] = {"--master": self.master, "--work-dir": self.work_dir}
+            for name, value in {**spark_only, "--spark-conf": self.spark_conf or None}.items():
+                if value is not None:
+                    raise UsageError(f"{name} is for the Spark engine (--engine spark)")
+            return engine
+        duckdb_only: dict[str, object] = {
+            "--db": self.db,
+            "--threads": self.threads,
+            "--memory-limit": self.memory_limit,
+            "--temp-dir": self.temp_dir,
+        }
+        for name, value in duckdb_only.items():
+            if value is not None:
+                raise UsageError(
+                    f"{name} is for the DuckDB engine; with --engine spark use --work-dir and --spark-conf"
+                )
+        if self.include_hidden:
+            raise UsageError(
+                "--include-hidden is not supported with --engine spark (Spark's readers skip hidden files)"
+            )
+        for name, given in (("--strip-html", self.strip_html), ("--delimiter", self.delimiter is not None)):
+            if given:
+                raise UsageError(f"{name} is not supported with --engine spark yet")
+        if self.work_dir is None and not self.local_master:
+            raise UsageError(
+                f"--engine spark on {self.master} needs --work-dir DIR (where the stage tables are written)"
+            )
+        return engine
+
+    @property
+    def local_master(self) -> bool:
+        """Whether Spark runs in this process's JVM (a temporary work folder is then enough)."""
+        return self.master is None or self.master.startswith("local")
 
     def _banding(self) -> Banding:
         bands, rows, num_perm = self.bands, self.rows, self.num_perm
@@ -84,6 +129,11 @@ class Settings:
         if bands * rows != num_perm:
             raise UsageError(f"--bands {bands} x --rows {rows} = {bands * rows}, but --num-perm is {num_perm}")
         return Banding(bands=bands, rows=rows)
+
+    @property
+    def detection_probability(self) -> float:
+        """P(a pair at exactly the threshold becomes a candidate) with these options."""
+        return candidate_probability(self.method, self.threshold, self.banding, self.num_perm)
 
     def options(self) -> dict[str, object]:
         """The options that define the result, as recorded in the runs table."""

@@ -29,8 +29,6 @@ def read_corpus(engine: Any, settings: Settings) -> None:
     """Register raw_documents(position, id, text, encoding) and raw_skipped(source, reason) on the engine."""
     from pyspark.sql import functions as F
 
-    if settings.include_hidden:
-        raise UsageError("--include-hidden is not supported with --engine spark (Spark's readers skip hidden files)")
     session = engine.session
     multiple = len(settings.inputs) > 1
     frames = []

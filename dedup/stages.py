@@ -94,9 +94,10 @@ def compile_stage(stage: Stage, settings: Settings, dialect: str = "duckdb") -> 
 
 def compile_stages(settings: Settings, dialect: str = "duckdb") -> list[tuple[Stage, Statement]]:
     """Every stage of the run with its statement, in order."""
+    stages = pipeline_stages(settings)
     values = parameter_values(settings)
     fragments = generated_fragments(settings, dialect)
-    return [(stage, _compile(stage, values, fragments, dialect)) for stage in pipeline_stages(settings)]
+    return [(stage, _compile(stage, values, fragments, dialect)) for stage in stages]
 
 
 def _compile(stage: Stage, values: dict[str, object], fragments: Fragments, dialect: str) -> Statement:

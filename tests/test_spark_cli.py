@@ -89,8 +89,12 @@ def test_spark_without_java_fails_with_one_line_saying_how_to_get_it(tmp_path):
 
 def test_spark_options_are_checked(tmp_path):
     folder = str(REPO / "data" / "clough")
-    done = runner.invoke(app, ["run", folder, "--engine", "spark"])
-    assert done.exit_code == 2 and "--work-dir" in done.output
+    done = runner.invoke(app, ["run", folder, "--engine", "spark", "--master", "spark://127.0.0.1:7077"])
+    assert done.exit_code == 2 and "needs --work-dir" in done.output  # a temporary folder serves local masters only
+    done = runner.invoke(app, ["run", folder, "--engine", "spark", "--threads", "2"])
+    assert done.exit_code == 2 and "--threads is for the DuckDB engine" in done.output
+    done = runner.invoke(app, ["run", folder, "--work-dir", "w"])
+    assert done.exit_code == 2 and "--work-dir is for the Spark engine" in done.output
     done = runner.invoke(app, ["run", folder, "--engine", "spark", "--work-dir", "w", "--db", "x.duckdb"])
     assert done.exit_code == 2 and "--db is for the DuckDB engine" in done.output
     done = runner.invoke(app, ["run", folder, "--engine", "spark", "--work-dir", "w", "--spark-conf", "novalue"])
@@ -103,7 +107,7 @@ def test_python_api_on_an_existing_session_gives_the_duckdb_pairs(spark, tmp_pat
 
     options = {"threshold": 0.5, "shingle_type": "word", "shingle_size": 3}
     expected = dedup.run(REPO / "data" / "clough", **options)
-    found = dedup.run(REPO / "data" / "clough", **options, engine="spark", spark=spark, work_dir=tmp_path / "work")
+    found = dedup.run(REPO / "data" / "clough", **options, engine="spark", spark=spark)  # in a temporary folder
     assert found.to_pylist() == expected.to_pylist() and expected.num_rows > 0
     assert spark.range(1).count() == 1  # the caller's session is left running
 

@@ -107,16 +107,17 @@ def run(
         Optional[list[str]], typer.Option("--spark-conf", help="A Spark setting KEY=VALUE (repeatable) [spark].")
     ] = None,
     work_dir: Annotated[
-        Optional[str], typer.Option(help="Folder (any path Spark writes) for the stage tables as Parquet [spark].")
+        Optional[str],
+        typer.Option(
+            help="Folder (any path Spark writes) for the stage tables as Parquet; a rerun resumes there "
+            "[spark; default: a temporary folder, local masters only]."
+        ),
     ] = None,
 ) -> None:
     """Find every pair of documents whose exact Jaccard similarity is at least the threshold.
 
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
-    if engine is EngineName.spark:
-        spark_run_command(**locals())
-        return
     try:  # a Ctrl-C that lands while the modules load is an interruption like any other
         from ..corpus.read import check_column_options
         from ..interrupts import interrupt_on_sigint
@@ -146,15 +147,27 @@ def run(
             temp_dir=temp_dir,
             method=method,
             replace_documents=replace,
+            engine=engine,
+            master=master,
+            spark_conf=spark_settings(spark_conf or []),
+            work_dir=work_dir,
         )
-        check_column_options(settings.inputs, lines, id_column, text_column, settings.delimiter)
+        if engine is EngineName.duckdb:  # Spark checks its inputs as it reads them, where they are
+            check_column_options(settings.inputs, lines, id_column, text_column, settings.delimiter)
         if output == STDOUT:
             output = None  # `--output -`: stdout, in --format
         if output is not None:
             check_writable(output)
+        # On Spark the clusters are built when --keep is given (on DuckDB with every --db)
+        source = ctx.get_parameter_source("keep")
+        keep_given = source is not None and source.name != "DEFAULT"
         with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
             result = run_settings(
-                settings, keep=keep, write_deduplicated=write_deduplicated, progress=progress, on_open=attach
+                settings,
+                keep=keep if engine is EngineName.duckdb or keep_given else None,
+                write_deduplicated=write_deduplicated,
+                progress=progress,
+                on_open=attach,
             )
         if output is not None:
             write_table(result.pairs, output)
@@ -174,75 +187,15 @@ def run(
         print_skipped(stderr, result.skipped)
 
 
-def spark_run_command(**given: object) -> None:
-    """`dedup run --engine spark`: the same options, the stages on Spark, tables under --work-dir."""
-    from ..output import check_writable, write_table
-    from ..settings import Settings
-    from ..spark_run import SparkOptions, execute_spark
-    from .summary import print_skipped, print_summary, stage_progress
-
-    quiet = bool(given["quiet"])
-    output = given["output"]
-    try:
-        for name, flag in (("db", "--db"), ("write_deduplicated", "--write-deduplicated"), ("temp_dir", "--temp-dir")):
-            if given[name] is not None:
-                raise UsageError(f"{flag} is for the DuckDB engine; with --engine spark use --work-dir")
-        if given["work_dir"] is None:
-            raise UsageError("--engine spark needs --work-dir DIR (where the stage tables are written as Parquet)")
-        conf = {}
-        for item in given["spark_conf"] or []:  # type: ignore[attr-defined]
-            key, equals, value = str(item).partition("=")
-            if not equals or not key:
-                raise UsageError(f"--spark-conf takes KEY=VALUE, got {item!r}")
-            conf[key] = value
-        settings = Settings(
-            inputs=tuple(given["inputs"]),  # type: ignore[arg-type]
-            threshold=given["threshold"],  # type: ignore[arg-type]
-            shingle_type=given["shingle_type"].value,  # type: ignore[attr-defined]
-            shingle_size=given["shingle_size"],  # type: ignore[arg-type]
-            num_perm=given["num_perm"],  # type: ignore[arg-type]
-            seed=given["seed"],  # type: ignore[arg-type]
-            bands=given["bands"],  # type: ignore[arg-type]
-            rows=given["rows"],  # type: ignore[arg-type]
-            lines=given["lines"],  # type: ignore[arg-type]
-            id_column=given["id_column"],  # type: ignore[arg-type]
-            text_column=given["text_column"] or "text",  # type: ignore[arg-type]
-            include_hidden=given["include_hidden"],  # type: ignore[arg-type]
-            strip_html=given["strip_html"],  # type: ignore[arg-type]
-            delimiter=delimiter_value(given["delimiter"]),  # type: ignore[arg-type]
-            method=given["method"].value,  # type: ignore[attr-defined]
-        )
-        if output is not None:
-            check_writable(output)  # type: ignore[arg-type]
-        # clusters are built when --keep is given (the DuckDB run builds them with --db)
-        source = given["ctx"].get_parameter_source("keep")  # type: ignore[attr-defined]
-        keep_given = source is not None and source.name != "DEFAULT"
-        options = SparkOptions(
-            work_dir=str(given["work_dir"]),
-            master=given["master"],  # type: ignore[arg-type]
-            conf=conf,
-            keep=given["keep"] if keep_given else None,  # type: ignore[arg-type]
-        )
-        with stage_progress(stderr, quiet) as progress:
-            result = execute_spark(settings, options, progress=progress)
-        if output is not None:
-            write_table(result.pairs, output)  # type: ignore[arg-type]
-        else:
-            print_table(result.pairs, given["output_format"])  # type: ignore[arg-type]
-    except DedupError as error:
-        fail(error)
-    except KeyboardInterrupt:
-        fail(Interrupted("interrupted"))
-    if not quiet:
-        print_summary(stderr, result, settings, output)  # type: ignore[arg-type]
-        if result.dropped is not None:
-            stderr.print(
-                f"clusters: {result.dropped} documents to drop (--keep {options.keep.value}); "  # type: ignore[union-attr]
-                f"table clusters in {options.work_dir}",
-                markup=False,
-            )
-    if given["show_skipped"]:
-        print_skipped(stderr, result.skipped)
+def spark_settings(items: list[str]) -> tuple[tuple[str, str], ...]:
+    """--spark-conf KEY=VALUE options as (key, value) pairs."""
+    pairs = []
+    for item in items:
+        key, equals, value = item.partition("=")
+        if not equals or not key:
+            raise UsageError(f"--spark-conf takes KEY=VALUE, got {item!r}")
+        pairs.append((key, value))
+    return tuple(pairs)
 
 
 @app.command()

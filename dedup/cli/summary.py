@@ -14,7 +14,7 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from ..engine import Engine
-from ..pipeline import Progress, RunResult, StageReport
+from ..reports import Progress, RunResult, StageReport
 from ..settings import Settings
 
 

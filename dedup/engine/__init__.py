@@ -2,7 +2,7 @@
 
 The interface (the truth for a second engine such as Spark):
 
-- `Statement(name, dialect, sql, parameters)` (statement.py): one compiled statement, a value.
+- `Statement(name, dialect, sql, parameters)` (dedup/statement.py): one compiled statement, a value.
   `sql` is the text as it runs in `dialect`, a query for a table (the SELECT; the engine writes
   the `create ... as` line), with `$name` parameter markers (an engine whose markers differ,
   e.g. Spark's `:name`, rewrites them when it runs the statement); `parameters` holds the value
@@ -20,7 +20,10 @@ The interface (the truth for a second engine such as Spark):
   Failures leave an engine as `dedup.errors.EngineError` (one line; `out_of_space`, and then
   the message says where the engine spills) or as
   KeyboardInterrupt (Ctrl-C, interrupt()); no engine-specific exception escapes.
-- `open_engine(path, settings=None, read_only=False)`: the engine for a database file (or an
+- `run_engine(settings, session=None)`: the engine a run works on, by `settings.engine`: DuckDB
+  on `--db` (or a temporary database), or Spark on a session (the given one, or a new one that
+  it stops) with the stage tables under `--work-dir` (or a temporary folder).
+- `open_engine(path, settings=None, read_only=False)`: the DuckDB engine for a database file (or an
   in-memory database when path is None) with the user's limits. `engine_for(dialect)` is the
   class, for what needs no database (show-sql).
 - `DuckDBEngine` (duckdb.py) is the only module of dedup that imports duckdb.
@@ -28,17 +31,20 @@ The interface (the truth for a second engine such as Spark):
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ..statement import Statement
 from .protocol import Engine
-from .statement import Statement
 
 if TYPE_CHECKING:
     from ..settings import Settings
     from .duckdb import DuckDBEngine
 
-__all__ = ["Engine", "Statement", "open_engine", "engine_for", "temp_directory", "DIALECTS"]
+__all__ = ["Engine", "Statement", "run_engine", "open_engine", "engine_for", "temp_directory", "DIALECTS"]
 
 DIALECTS = ("duckdb",)
 
@@ -68,3 +74,20 @@ def open_engine(path: Path | None, settings: Settings | None = None, read_only: 
     return DuckDBEngine.open(
         path, threads=threads, memory_limit=memory_limit, temp_directory=spill, read_only=read_only
     )
+
+
+@contextmanager
+def run_engine(settings: Settings, session: Any = None) -> Iterator[Engine]:
+    """The engine of a run by settings.engine, closed (and its temporary places removed) after."""
+    if settings.engine == "duckdb":
+        with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
+            engine = open_engine(settings.db or Path(folder) / "run.duckdb", settings)
+            try:
+                yield engine
+            finally:
+                engine.close()
+        return
+    from .spark import spark_engine
+
+    with spark_engine(settings, session) as spark:
+        yield spark

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from ..errors import DedupError, EngineError, Interrupted, UsageError
 from ..sqltext import quote_identifier
-from .statement import Statement
+from ..statement import Statement
 
 DUCKDB_MAGIC = b"DUCK"  # bytes 8..11 of every DuckDB database file
 # Databases are written in the storage format of DuckDB 1.0, which every DuckDB 1.x and 2.x client

@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 import pyarrow as pa
 
-from .statement import Statement
+from ..statement import Statement
 
 
 class Engine(Protocol):

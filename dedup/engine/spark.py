@@ -11,17 +11,21 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
 from ..errors import DedupError, EngineError, Interrupted
 from ..sqlfiles import used_parameters
+from ..statement import Statement
 from .protocol import Engine
-from .statement import Statement
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 JAVA_VERSIONS = (17, 21)
@@ -77,6 +81,42 @@ def check_java() -> None:
     if major not in JAVA_VERSIONS:
         found = "no java found" if major is None else f"found Java {major}"
         raise DedupError(f"{JAVA_HELP} ({found})")
+
+
+@contextmanager
+def spark_engine(settings: Settings, session: Any = None) -> Iterator[SparkEngine]:
+    """A Spark engine on the given session (left running) or a new one from the settings (stopped
+    after, unless a session was already active), writing under settings.work_dir (a temporary
+    folder if None)."""
+    own = session is None and _active_session() is None
+    if session is None:
+        session = new_session(settings.master, dict(settings.spark_conf))
+    try:
+        with _work_dir(settings.work_dir) as work_dir:
+            yield SparkEngine(session, work_dir)
+    except KeyboardInterrupt:
+        session.sparkContext.cancelAllJobs()
+        raise
+    finally:
+        if own:
+            session.stop()
+
+
+@contextmanager
+def _work_dir(work_dir: str | None) -> Iterator[str]:
+    if work_dir is not None:
+        yield work_dir
+        return
+    with tempfile.TemporaryDirectory(prefix="dedup-spark-") as scratch:  # a local run's stage tables
+        yield scratch
+
+
+def _active_session() -> Any:
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        return None
+    return SparkSession.getActiveSession()
 
 
 def new_session(master: str | None = None, conf: dict[str, str] | None = None, app_name: str = "dedup") -> Any:
@@ -142,7 +182,7 @@ def translated() -> Iterator[None]:
 class SparkEngine:
     """The Engine on Spark SQL: tables are Parquet datasets under work_dir (any path Spark writes:
     local, hdfs://, s3a://), each also a temporary view of the same name that later statements
-    read by name. Writes are not transactional: dedup.spark_run marks a stage finished only after
+    read by name. Writes are not transactional: dedup.records.StageMarkers marks a stage finished only after
     its table is complete, so a killed run recomputes it."""
 
     dialect = "spark"
@@ -327,4 +367,4 @@ class SparkEngine:
             pass
 
     def close(self) -> None:
-        pass  # the session belongs to whoever made it (dedup.spark_run stops its own)
+        pass  # the session belongs to whoever made it (dedup.engine.spark.spark_engine stops its own)

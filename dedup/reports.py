@@ -1,0 +1,94 @@
+"""What a run reports: each stage's rows and seconds, the run's summary and result, and the hooks
+through which it tells its progress as it goes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import pyarrow as pa
+
+from .banding import COMPLETE_ENOUGH
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+
+@dataclass
+class StageReport:
+    name: str
+    rows: int
+    seconds: float
+    reused: bool = False  # finished by an earlier run with the same inputs and options
+
+
+@dataclass
+class Summary:
+    read: int = 0
+    processed: int = 0
+    empty: int = 0
+    skipped: int = 0
+    latin1: int = 0
+    shingles: int = 0
+    candidates: int = 0
+    pairs: int = 0
+    bands: int = 0
+    rows: int = 0
+    detection_probability: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    stages: list[StageReport] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the pair count can be stated as every pair >= threshold (P(found | J = t) >= 0.99)."""
+        return self.detection_probability >= COMPLETE_ENOUGH
+
+    @property
+    def seconds(self) -> float:
+        return sum(stage.seconds for stage in self.stages)
+
+    def account(self, loaded: int, skipped: int, latin1: int) -> None:
+        """The input account and pair counts, from the stage reports: read = processed + empty + skipped."""
+        rows = {report.name: report.rows for report in self.stages}
+        self.skipped = skipped
+        self.read = loaded + skipped
+        self.processed = rows["signatures"]
+        self.empty = loaded - self.processed
+        self.latin1 = latin1
+        self.shingles = rows["shingles"]
+        self.candidates = rows["candidates"]
+        self.pairs = rows["pairs"]
+
+    def counts(self) -> dict[str, int]:
+        """The counts recorded in the runs table."""
+        return {
+            "read": self.read,
+            "processed": self.processed,
+            "empty": self.empty,
+            "skipped": self.skipped,
+            "latin1": self.latin1,
+            "shingles": self.shingles,
+            "candidates": self.candidates,
+            "pairs": self.pairs,
+        }
+
+
+@dataclass
+class RunResult:
+    pairs: pa.Table
+    summary: Summary
+    skipped: pa.Table
+    dropped: int | None = None  # documents that the keep rule drops, when the run kept a database
+
+
+class Progress:
+    """What a run tells as it goes; this one tells nothing (dedup.cli.summary.StageProgress shows it)."""
+
+    def attach(self, engine: Engine) -> None:
+        """The run's engine, whose running statement's progress can be polled."""
+
+    def start(self, stage: str) -> None:
+        """A stage starts."""
+
+    def finish(self, report: StageReport) -> None:
+        """A stage finished (or was reused): its rows and seconds."""
