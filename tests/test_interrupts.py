@@ -1,0 +1,54 @@
+"""Ctrl-C during a run: the engine is interrupted, Python code stops, and a late duplicate of the
+same Ctrl-C cannot turn the one-line error into a traceback."""
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from dedup.engine import open_engine
+from dedup.interrupts import interrupt_on_sigint
+from dedup.statement import Statement
+
+
+@pytest.fixture
+def own_sigint():
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_without_ctrl_c_the_previous_handler_comes_back(own_sigint):
+    before = signal.getsignal(signal.SIGINT)
+    with interrupt_on_sigint():
+        pass
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_ctrl_c_in_python_code_raises_once_and_later_ones_are_ignored(own_sigint):
+    with pytest.raises(KeyboardInterrupt), interrupt_on_sigint():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)  # interrupted long before
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    os.kill(os.getpid(), signal.SIGINT)  # a late duplicate: nothing happens
+    time.sleep(0.05)
+
+
+def test_ctrl_c_interrupts_a_running_engine_statement_and_surfaces_once(own_sigint, tmp_path):
+    engine = open_engine(tmp_path / "x.duckdb")
+    slow = Statement("slow", "duckdb", "select count(*) from range(100000000000) a, range(10) b", {})
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt), interrupt_on_sigint() as attach:
+            attach(engine)
+            timer.start()
+            engine.fetch_rows(slow)
+        assert time.monotonic() - started < 30  # minutes without the interrupt
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        time.sleep(0.05)  # a pending duplicate of the Python handler would raise here
+    finally:
+        timer.cancel()
+        engine.close()
