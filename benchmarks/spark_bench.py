@@ -63,6 +63,7 @@ def stage_metrics(event_dir: Path) -> dict[str, dict[str, float]]:
             totals[table]["shuffle_mib"] += write_metrics.get("Shuffle Bytes Written", 0) / 2**20
             totals[table]["shuffle_records"] += write_metrics.get("Shuffle Records Written", 0)
             totals[table]["task_seconds"] += metrics.get("Executor Run Time", 0) / 1000
+            totals[table]["cpu_seconds"] += metrics.get("Executor CPU Time", 0) / 1e9
             totals[table]["tasks"] += 1
     return {name: dict(values) for name, values in totals.items()}
 
@@ -119,12 +120,13 @@ def bench(name: str, folder: Path, startup: float) -> str:
         f"Spark / DuckDB wall: {spark.seconds / duck.seconds:.1f}x; start-up excluded: "
         f"{working / duck.seconds:.1f}x; text per core-second (start-up excluded): {rate:.0f} KB (target 830 KB).",
         "",
-        "| table | task s | shuffle MiB | shuffle records | tasks |",
-        "|---|---:|---:|---:|---:|",
+        "| table | task s | CPU s | shuffle MiB | shuffle records | tasks |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for table, values in sorted(stage_metrics(events).items(), key=lambda item: -item[1].get("task_seconds", 0)):
         lines.append(
-            f"| {table} | {values.get('task_seconds', 0):.1f} | {values.get('shuffle_mib', 0):.1f} | "
+            f"| {table} | {values.get('task_seconds', 0):.1f} | {values.get('cpu_seconds', 0):.1f} | "
+            f"{values.get('shuffle_mib', 0):.1f} | "
             f"{values.get('shuffle_records', 0):.0f} | {values.get('tasks', 0):.0f} |"
         )
     return "\n".join(lines) + "\n"

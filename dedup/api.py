@@ -117,7 +117,8 @@ def run(
     if settings.engine == "duckdb" and table is None:
         check_column_options(settings.inputs, lines, id_column, text_column)
     out = Path(write_deduplicated) if write_deduplicated is not None else None
-    return run_settings(settings, keep=keep, write_deduplicated=out, documents=table, session=spark).pairs
+    kept = keep if settings.engine == "duckdb" else None  # the pairs are the result; clusters: the CLI's --keep
+    return run_settings(settings, keep=kept, write_deduplicated=out, documents=table, session=spark).pairs
 
 
 def _paths(inputs: Inputs) -> tuple[Path, ...]:

@@ -31,7 +31,7 @@ __all__ = ["run_settings", "execute", "Progress", "RunResult", "StageReport", "S
 def run_settings(
     settings: Settings,
     *,
-    keep: Keep | str = Keep.first,
+    keep: Keep | str | None = Keep.first,
     write_deduplicated: Path | None = None,
     progress: Progress | None = None,
     on_open: Callable[[Engine], None] | None = None,
@@ -88,7 +88,14 @@ def execute(
                 on_open(engine)
             progress.attach(engine)
             result = _execute(engine, settings, progress, documents, read)
-            if keep is not None and settings.db is not None:
+            if keep is not None and settings.engine == "spark":
+                from .index.clusters import build_clusters
+
+                # the clusters table under the work folder, by the same SQL iterated until stable; only
+                # its count comes back to the driver
+                build_clusters(engine, keep)
+                result.dropped = int(engine.fetch_rows(query("clusters_dropped_count", dialect=engine.dialect))[0][0])
+            elif keep is not None and settings.db is not None:
                 from .corpus.write import write_deduplicated_input
                 from .index.clusters import build_clusters, dropped_ids
 

@@ -134,3 +134,35 @@ def test_spark_submit_runs_the_command_line_with_byte_identical_pairs(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert found.read_bytes() == duck.read_bytes() and duck.read_bytes().count(b"\n") == 17
+
+
+@pytest.mark.slow
+def test_keep_builds_the_duckdb_clusters_table_on_spark(spark, tmp_path):
+    """--keep on Spark: the clusters table (connected components iterated until stable, survivors by
+    the rule) is DuckDB's row for row, with identical texts joined as on DuckDB."""
+    import shutil
+
+    import duckdb
+    from crossengine import sorted_rows
+
+    folder = tmp_path / "corpus"
+    shutil.copytree(REPO / "data" / "clough", folder)
+    originals = sorted(folder.glob("orig_*.txt"))
+    for i, original in enumerate(originals[:3]):  # identical copies: clusters by text, not only by pairs
+        (folder / f"zz_copy{i}.txt").write_bytes(original.read_bytes())
+    options = ["--threshold", "0.5", "--keep", "longest", "-q"]
+    db = tmp_path / "duck.duckdb"
+    done = runner.invoke(app, ["run", str(folder), *options, "--db", str(db), "-o", str(tmp_path / "duck.csv")])
+    assert done.exit_code == 0, done.output
+    work = tmp_path / "work"
+    done = runner.invoke(
+        app, ["run", str(folder), *options, "--engine", "spark", "--work-dir", str(work), "-o", str(tmp_path / "s.csv")]
+    )
+    assert done.exit_code == 0, done.output
+    con = duckdb.connect(str(db), read_only=True)
+    expected = con.sql("select * from clusters").to_arrow_table()
+    con.close()
+    found = pq.read_table(work / "clusters")
+    assert found.column_names == expected.column_names
+    assert sorted_rows(found) == sorted_rows(expected)
+    assert sum(1 for s in expected.column("is_survivor").to_pylist() if not s) >= 3

@@ -43,6 +43,7 @@ app = command_group()
 
 @app.command()
 def run(
+    ctx: typer.Context,
     inputs: Inputs,
     threshold: Threshold = 0.8,
     shingle_type: ShingleTypeOption = ShingleType.char,
@@ -157,9 +158,16 @@ def run(
             output = None  # `--output -`: stdout, in --format
         if output is not None:
             check_writable(output)
+        # On Spark the clusters are built when --keep is given (on DuckDB with every --db)
+        source = ctx.get_parameter_source("keep")
+        keep_given = source is not None and source.name != "DEFAULT"
         with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
             result = run_settings(
-                settings, keep=keep, write_deduplicated=write_deduplicated, progress=progress, on_open=attach
+                settings,
+                keep=keep if engine is EngineName.duckdb or keep_given else None,
+                write_deduplicated=write_deduplicated,
+                progress=progress,
+                on_open=attach,
             )
         if output is not None:
             write_table(result.pairs, output)

@@ -41,6 +41,12 @@ DEFAULT_CONF = {
     "spark.sql.adaptive.enabled": "true",
     "spark.sql.adaptive.skewJoin.enabled": "true",
 }
+# SQL settings in force while the engine runs a statement (on a given session too; each is put back
+# afterwards). Whole-stage code generation skips any plan node of more than maxFields columns
+# (default 100): the signatures aggregate (num_perm + 2 columns) and every scan of its table then ran
+# row by row through generic projections, ~2.5x the time of the generated code (benchmarks/results/
+# scale-out.md).
+STATEMENT_CONF = {"spark.sql.codegen.maxFields": "4096"}
 
 
 def spark_sql(sql: str) -> str:
@@ -232,9 +238,24 @@ class SparkEngine:
         fs.delete(hadoop_path, True)
 
     # the Engine protocol
+    @contextmanager
+    def _statement_conf(self) -> Iterator[None]:
+        conf = self.session.conf
+        before = {key: conf.get(key, None) for key in STATEMENT_CONF}
+        for key, value in STATEMENT_CONF.items():
+            conf.set(key, value)
+        try:
+            yield
+        finally:
+            for key, value in before.items():
+                if value is None:
+                    conf.unset(key)
+                else:
+                    conf.set(key, value)
+
     def create_table(self, name: str, statement: Statement) -> None:
         """Run the statement's SELECT(s) and write each table as Parquet (overwriting), then view it."""
-        with translated():
+        with translated(), self._statement_conf():
             for table, sql in split_tables(name, statement.sql):
                 # Spark's jobs, metrics and event log name the table they write (benchmarks/spark_bench.py)
                 self.session.sparkContext.setJobDescription(table)
@@ -257,15 +278,15 @@ class SparkEngine:
         return self.session.sql(spark_sql(statement.sql), args=dict(statement.parameters))
 
     def execute(self, statement: Statement) -> None:
-        with translated():
+        with translated(), self._statement_conf():
             self.dataframe(statement).collect()
 
     def fetch_arrow(self, statement: Statement) -> pa.Table:
-        with translated():
+        with translated(), self._statement_conf():
             return self.dataframe(statement).toArrow()
 
     def fetch_rows(self, statement: Statement) -> list[tuple[Any, ...]]:
-        with translated():
+        with translated(), self._statement_conf():
             return [tuple(row) for row in self.dataframe(statement).collect()]
 
     def register_dataframe(self, name: str, frame: Any) -> None:

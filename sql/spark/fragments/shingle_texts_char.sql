@@ -1,5 +1,7 @@
 -- fragment: shingle_texts (char shingles)
 -- reads:    {{ documents }}(doc_id, norm)
+-- writes:   (doc_id, shingles): one row per document with shingles, its shingle occurrences as an
+--           array (sql/spark/02_shingles.sql hashes and deduplicates them inside the row)
 -- params:   $k
 -- dialect:  spark. Why it differs from sql/fragments/shingle_texts_char.sql: DuckDB cuts texts
 -- into pieces because its substr() walks from the start of the string (quadratic on one long
@@ -9,13 +11,14 @@
 -- otherwise skips CR, U+0085, U+2028 and U+2029, RE2's only '\n' (all are spaces after
 -- normalization, but the fragment does not rely on that). The rows are the same shingle
 -- occurrences as DuckDB's: a non-empty text of at most k code points is one shingle, all of it;
--- an empty text has none.
+-- an empty text has none. The occurrences stay in one array per document (not one row each):
+-- the shingles stage deduplicates them there, without a shuffle.
 select
     doc_id,
-    explode(if(
+    if(
         length(norm) <= $k,
         array(norm),
         regexp_extract_all(norm, concat('(?s)(?=(.{', cast($k as string), '})).'), 1)
-    )) as shingle
+    ) as shingles
 from {{ documents }}
 where length(norm) > 0

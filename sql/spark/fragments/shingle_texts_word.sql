@@ -1,5 +1,7 @@
 -- fragment: shingle_texts (word shingles)
 -- reads:    {{ documents }}(doc_id, norm)
+-- writes:   (doc_id, shingles): one row per document with shingles, its shingle occurrences as an
+--           array (sql/spark/02_shingles.sql hashes and deduplicates them inside the row)
 -- params:   $k
 -- dialect:  spark. Why it differs from sql/fragments/shingle_texts_word.sql:
 -- * Tokens: DuckDB's RE2 knows a newer Unicode than Java 17's regex (Unicode 13): 4,913 letters
@@ -7,8 +9,7 @@
 --   ranges after \p{L}\p{N}_, so the common case (a letter) is decided by the first, table-driven
 --   test; tests/test_spark_identity.py checks the class against DuckDB's on every code point.
 -- * Shingles: DuckDB regroups tokens into pieces because each unnested row carries its list;
---   here transform() builds the k-token shingles inside the row and only the strings are
---   exploded. sequence(0, n - k) runs only when n > k (sequence(0, -2) would count down).
+--   here transform() builds the k-token shingles inside the row, as one array per document. sequence(0, n - k) runs only when n > k (sequence(0, -2) would count down).
 -- A document with fewer than k tokens is one shingle (all its tokens); without tokens, none.
 with split as (
     select
@@ -22,10 +23,10 @@ with split as (
 )
 select
     doc_id,
-    explode(if(
+    if(
         size(tokens) <= $k,
         array(array_join(tokens, ' ')),
         transform(sequence(0, size(tokens) - $k), i -> array_join(slice(tokens, i + 1, $k), ' '))
-    )) as shingle
+    ) as shingles
 from split
 where size(tokens) > 0
