@@ -76,7 +76,7 @@ def stage_named(name: str, settings: Settings) -> Stage:
 
 
 # The relations a shingle_texts fragment may read: our own fixed list, never user text.
-SHINGLE_SOURCES = ("documents", "chosen_documents")
+SHINGLE_SOURCES = ("documents", "document_slices", "chosen_documents")
 
 
 def shingle_texts_sql(shingle_type: str, documents: str = "documents", dialect: str = "duckdb") -> str:
@@ -109,6 +109,8 @@ def generated_fragments(settings: Settings, dialect: str = "duckdb") -> Fragment
     spark = dialect == "spark"
     return {
         "shingle_texts": lambda: shingle_texts_sql(settings.shingle_type, dialect=dialect),
+        # DuckDB's shingles stage reads the documents in slices, one pipeline each (sql/02_shingles.sql)
+        "shingle_texts_of_slices": lambda: shingle_texts_sql(settings.shingle_type, "document_slices", dialect),
         # Spark's bigint is signed and overflow raises: its generated columns multiply in 16-bit halves.
         "minhash_columns": lambda: (sqltext.spark_minhash_columns if spark else sqltext.minhash_columns)(
             settings.num_perm
