@@ -18,7 +18,7 @@ from .choices import Keep
 from .corpus.load import Read, load_inputs, read_by_python
 from .engine import Engine, run_engine
 from .errors import EngineError, Interrupted
-from .records import checkpoints
+from .records import checkpoints, input_fingerprint
 from .reports import Progress, RunResult, StageReport, Summary
 from .runner import STAGES_KEPT, run_stages
 from .settings import Settings
@@ -139,7 +139,8 @@ def _execute(
     try:
         done = checkpoints(engine)
         stages = compile_stages(settings, engine.dialect)
-        summary.stages += run_stages(engine, done, stages, inputs.fingerprint, options, progress)
+        fingerprint = input_fingerprint(options, inputs.digest)  # the same rule on every engine
+        summary.stages += run_stages(engine, done, stages, fingerprint, options, progress)
     finally:
         engine.unregister("raw_documents")
         engine.unregister("raw_skipped")

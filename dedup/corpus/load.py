@@ -17,7 +17,6 @@ import pyarrow as pa
 
 from ..engine import Engine
 from ..errors import Interrupted, UsageError
-from ..records import input_fingerprint
 from ..settings import Settings
 from ..sqlfiles import query
 from .read import read_documents, read_inputs
@@ -28,7 +27,7 @@ class Loaded:
     loaded: int  # documents put before the engine (some may be empty)
     skipped: pa.Table  # (source, reason) of every input not loaded
     latin1: int  # documents decoded as Latin-1
-    fingerprint: str  # of every input document and skipped input, and the read options
+    digest: str  # of every input document and skipped input
     notes: list[str] = field(default_factory=list)  # things the user may not have meant
 
     @property
@@ -90,8 +89,7 @@ def _load_by_python(engine: Engine, settings: Settings, read: Read) -> Loaded:
     raw, skipped = read.raw, read.skipped
     assert raw is not None, "inputs registered twice"
     read.raw = None  # the engine's registration is the only reference: freed once the documents stage ran
-    fingerprint = input_fingerprint(settings.options(), digest_tables(raw, skipped))
-    loaded = Loaded(raw.num_rows, skipped, read.latin1, fingerprint, read.notes)
+    loaded = Loaded(raw.num_rows, skipped, read.latin1, digest_tables(raw, skipped), read.notes)
     engine.register_arrow("raw_documents", raw)
     engine.register_arrow("raw_skipped", skipped)
     return loaded
@@ -104,9 +102,8 @@ def _load_by_spark(engine: Engine, settings: Settings) -> Loaded:
     digest = engine.fetch_rows(query("spark_input_digest", dialect="spark"))[0]
     skipped = engine.fetch_arrow(query("spark_skipped", dialect="spark"))
     latin1 = int(digest[2])
-    return Loaded(
-        int(digest[1]), skipped, latin1, hashlib.sha256(json.dumps([str(v) for v in digest]).encode()).hexdigest()
-    )
+    inputs_digest = hashlib.sha256(json.dumps([str(v) for v in digest]).encode()).hexdigest()
+    return Loaded(int(digest[1]), skipped, latin1, inputs_digest)
 
 
 def digest_tables(*tables: pa.Table) -> str:
