@@ -152,24 +152,21 @@ def test_seeded_folder_every_input_is_accounted_for(world_readable_dir):
     )
 
 
-def test_newline_in_a_skipped_name_stays_on_one_line(tmp_path):
+@pytest.mark.parametrize(
+    "name,shown",
+    [
+        ("bad\nname.png", "bad\\nname.png"),  # a newline stays on one line
+        (":smile:.png", ":smile:.png"),  # an emoji code is printed as it is, not as a smiley
+    ],
+)
+def test_a_skipped_name_is_printed_on_one_line_as_it_is(tmp_path, name, shown):
     root = tmp_path / "seed"
     root.mkdir()
     (root / "ok.txt").write_text(TEXT)
-    (root / "bad\nname.png").write_bytes(b"\x89PNG\x00")
+    (root / name).write_bytes(b"\x89PNG\x00")
     result = runner.invoke(app, ["run", str(root), "--show-skipped", "-q"])
     assert result.exit_code == 0
-    assert result.stderr == "  bad\\nname.png: binary file (NUL byte in the first 8000 bytes)\n"
-
-
-def test_emoji_code_in_a_skipped_name_is_printed_as_it_is(tmp_path):
-    root = tmp_path / "seed"
-    root.mkdir()
-    (root / "ok.txt").write_text(TEXT)
-    (root / ":smile:.png").write_bytes(b"\x89PNG\x00")
-    result = runner.invoke(app, ["run", str(root), "--show-skipped", "-q"])
-    assert result.exit_code == 0
-    assert result.stderr == "  :smile:.png: binary file (NUL byte in the first 8000 bytes)\n"
+    assert result.stderr == f"  {shown}: binary file (NUL byte in the first 8000 bytes)\n"
 
 
 # -- paths -------------------------------------------------------------------------------------
