@@ -144,6 +144,32 @@ def test_ctrl_c_stops_cleanly_with_exit_130_and_resumes(corpus, expected_csv, tm
     assert code == 0 and out == expected_csv
 
 
+def test_ctrl_c_at_any_moment_ends_with_complete_output_or_exit_130(corpus, expected_csv, tmp_path):
+    """From the open database to the process's last instruction, including the summary and
+    Python's shutdown, where a Ctrl-C once killed a finished run (exit -2)."""
+    started = time.monotonic()
+    code, out, err = finish(dedup("run", str(corpus), "--db", str(tmp_path / "timed.duckdb"), "--format", "csv"))
+    assert code == 0, err
+    whole = time.monotonic() - started
+    outcomes = set()
+    for n, fraction in enumerate((0.3, 0.6, 0.8, 0.9, 0.95, 1.0, 1.05, 1.1, 1.2, 1.4, 2.0)):
+        db = tmp_path / f"run{n}.duckdb"
+        process = dedup("run", str(corpus), "--db", str(db), "--format", "csv")
+        opened = time.monotonic()
+        wait_until_open(process, db)
+        time.sleep(max(0.0, whole * fraction - (time.monotonic() - opened)))
+        process.send_signal(signal.SIGINT)
+        code, out, err = finish(process)
+        assert code in (0, 130), (fraction, code, err)
+        assert "Traceback" not in err and "Aborted" not in err
+        if code == 0:
+            assert out == expected_csv
+        else:
+            assert err.splitlines()[-1].startswith("Error: interrupted"), err
+        outcomes.add(code)
+    assert outcomes == {0, 130}  # the sweep covered both the run and the time after it
+
+
 def stage_seconds(stderr: str) -> dict[str, str]:
     """stage -> its seconds cell ("reused" or a number) from the summary table."""
     cells = {}
