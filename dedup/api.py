@@ -5,6 +5,7 @@ Every function here is what a CLI command does, with Arrow tables instead of pri
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,8 +41,9 @@ def run(
     threads: int | None = None,
     memory_limit: str | None = None,
     temp_dir: str | Path | None = None,
-    keep: str = "first",
+    keep: str | None = None,
     write_deduplicated: str | Path | None = None,
+    exports: Mapping[str, str | Path] | None = None,
     engine: str = "duckdb",
     spark: Any = None,
     work_dir: str | Path | None = None,
@@ -52,8 +54,9 @@ def run(
 
     The same run as `dedup run` with the same options (one library function,
     dedup.pipeline.run_settings): with `db`, the database keeps every stage's table and the
-    clusters (survivors by `keep`); `write_deduplicated` writes the input minus the dropped
-    duplicates.
+    clusters (survivors by `keep`, default first); `write_deduplicated` writes the input minus the
+    dropped duplicates; `exports` maps what `dedup export` writes (pairs, clusters, duplicates,
+    survivors, adjacency) to a file each (.csv, .parquet, .jsonl, .json), as `--export WHAT=FILE`.
 
     `inputs` are paths (a folder, a text file, a table, or a list of them) read as `dedup run`
     reads them; `documents` are documents in memory: a list of strings (ids 1, 2, ...), a list of
@@ -65,7 +68,8 @@ def run(
     engine="spark" runs the same stages on Spark (paths only): on `spark`, an existing
     SparkSession (a spark-submit job's, a notebook's), or on a new session (`master`,
     `spark_conf`), with the stage tables as Parquet under `work_dir` (a temporary folder if None,
-    for local masters only).
+    for local masters only). The clusters are built there (table `clusters`) when `keep` is given
+    or an export needs them.
 
     >>> import dedup
     >>> texts = ["the cat sat on the mat today", "the cat sat on the mat today!", "something else"]
@@ -78,6 +82,7 @@ def run(
     from .corpus.read import check_column_options
     from .documents import as_table, is_in_memory
     from .hashing import DEFAULT_SEED
+    from .index.export import checked_exports, needs_clusters
     from .pipeline import run_settings
     from .settings import Settings
 
@@ -117,8 +122,12 @@ def run(
     if settings.engine == "duckdb" and table is None:
         check_column_options(settings.inputs, lines, id_column, text_column)
     out = Path(write_deduplicated) if write_deduplicated is not None else None
-    kept = keep if settings.engine == "duckdb" else None  # the pairs are the result; clusters: the CLI's --keep
-    return run_settings(settings, keep=kept, write_deduplicated=out, documents=table, session=spark).pairs
+    wanted = checked_exports((exports or {}).items())
+    if settings.engine == "duckdb" or keep is not None or any(needs_clusters(what) for what, _ in wanted):
+        keep = keep or "first"  # Spark builds clusters only when asked: a table under the work folder
+    return run_settings(
+        settings, keep=keep, write_deduplicated=out, documents=table, session=spark, exports=wanted
+    ).pairs
 
 
 def _paths(inputs: Inputs) -> tuple[Path, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,7 +14,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .choices import Keep
+from .choices import ExportKind, Keep
 from .corpus.load import Read, load_inputs, read_by_python
 from .engine import Engine, run_engine
 from .errors import EngineError, Interrupted
@@ -37,14 +37,23 @@ def run_settings(
     on_open: Callable[[Engine], None] | None = None,
     documents: pa.Table | None = None,
     session: Any = None,
+    exports: Sequence[tuple[ExportKind, Path]] = (),
 ) -> RunResult:
     """A whole run, as `dedup run` and `dedup.run` make it on either engine: every stage; then,
     when the run keeps a database (--db, or a temporary one for --write-deduplicated), its
-    clusters by the keep rule and the deduplicated input if asked. `session`: a SparkSession to
-    run on (engine spark)."""
+    clusters by the keep rule and the deduplicated input if asked; `exports` (what, file): the rows
+    `dedup export` would write, from this run's tables. `session`: a SparkSession to run on (engine
+    spark)."""
     with _kept_database(settings, write_deduplicated) as kept:
         return execute(
-            kept, progress, on_open, documents, keep=keep, write_deduplicated=write_deduplicated, session=session
+            kept,
+            progress,
+            on_open,
+            documents,
+            keep=keep,
+            write_deduplicated=write_deduplicated,
+            session=session,
+            exports=exports,
         )
 
 
@@ -71,6 +80,7 @@ def execute(
     keep: Keep | str | None = None,
     write_deduplicated: Path | None = None,
     session: Any = None,
+    exports: Sequence[tuple[ExportKind, Path]] = (),
 ) -> RunResult:
     """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given,
     with the clusters by `keep` (and the deduplicated input written) when keep is given.
@@ -95,7 +105,7 @@ def execute(
                 # its count comes back to the driver
                 build_clusters(engine, keep)
                 result.dropped = int(engine.fetch_rows(query("clusters_dropped_count", dialect=engine.dialect))[0][0])
-            elif keep is not None and settings.db is not None:
+            elif keep is not None and (settings.db is not None or exports):
                 from .corpus.write import write_deduplicated_input
                 from .index.clusters import build_clusters, dropped_ids
 
@@ -104,6 +114,10 @@ def execute(
                 result.dropped = len(dropped)
                 if write_deduplicated is not None:
                     write_deduplicated_input(settings, write_deduplicated, dropped)
+            if exports:
+                from .index.export import write_exports
+
+                write_exports(engine, exports)
             return result
     except KeyboardInterrupt:
         raise Interrupted(STAGES_KEPT) from None

@@ -133,3 +133,46 @@ def test_write_deduplicated_refuses_existing_output(tmp_path):
     source = write_jsonl(tmp_path / "docs.jsonl", DOCS)
     result = CliRunner().invoke(app, ["run", str(source), "-q", "--write-deduplicated", str(source)])
     assert result.exit_code == 2 and "overwrite" in result.stderr
+
+
+def test_run_export_writes_what_dedup_export_writes(tmp_path):
+    """`dedup run --export WHAT=FILE` (no --db: the run's own tables) writes the bytes that `dedup export`
+    writes from a kept database of the same run, for every kind and format."""
+    source = write_jsonl(tmp_path / "docs.jsonl", DOCS)
+    options = ["--threshold", "0.5", "-k", "5", "--keep", "longest", "-q"]
+    files = {
+        (what.value, suffix): tmp_path / f"run-{what.value}{suffix}"
+        for what in ExportKind
+        for suffix in (".csv", ".parquet", ".json")
+    }
+    exports = [f"--export={what}={file}" for (what, _), file in files.items()]
+    done = invoke("run", source, *options, *exports)
+    assert "wrote survivors to" not in done.stderr  # -q
+    db = tmp_path / "kept.duckdb"
+    invoke("run", source, *options, "--db", db)
+    for (what, suffix), file in files.items():
+        expected = tmp_path / f"export-{what}{suffix}"
+        invoke("export", db, "--what", what, "--output", expected)
+        assert file.read_bytes() == expected.read_bytes(), file.name
+    assert read_back(files["survivors", ".csv"], "survivors") == [{"id": "a3"}, {"id": "b2"}, {"id": "c"}]
+
+
+def test_run_export_options_are_checked_before_the_run(tmp_path):
+    source = write_jsonl(tmp_path / "docs.jsonl", DOCS)
+    for option, message in [
+        ("survivors", "--export takes WHAT=FILE"),
+        ("kept=out.csv", "cannot export 'kept'"),
+        (f"survivors={tmp_path / 'out.xlsx'}", "cannot tell the export format"),
+        (f"survivors={tmp_path / 'missing' / 'out.csv'}", "folder of the output file does not exist"),
+    ]:
+        result = CliRunner().invoke(app, ["run", str(source), "-q", "--export", option])
+        assert result.exit_code == 2 and message in result.stderr, (option, result.stderr)
+    assert not list(tmp_path.glob("*.csv"))
+
+
+def test_api_exports_on_duckdb(tmp_path):
+    import dedup
+
+    out = tmp_path / "kept.csv"
+    dedup.run(documents=list(DOCS.items()), threshold=0.5, shingle_size=5, exports={"survivors": out})
+    assert out.read_text() == "id\na1\nb1\nc\n"

@@ -103,13 +103,25 @@ def test_spark_options_are_checked(tmp_path):
 
 
 @pytest.mark.slow
-def test_python_api_on_an_existing_session_gives_the_duckdb_pairs(spark, tmp_path):
+def test_python_api_on_an_existing_session_gives_the_duckdb_pairs_and_exports(spark, tmp_path):
     import dedup
 
     options = {"threshold": 0.5, "shingle_type": "word", "shingle_size": 3}
-    expected = dedup.run(REPO / "data" / "clough", **options)
-    found = dedup.run(REPO / "data" / "clough", **options, engine="spark", spark=spark)  # in a temporary folder
+    expected = dedup.run(REPO / "data" / "clough", **options, exports={"duplicates": tmp_path / "duckdb.parquet"})
+    work = tmp_path / "work"
+    found = dedup.run(
+        REPO / "data" / "clough",
+        **options,
+        engine="spark",
+        spark=spark,
+        work_dir=work,
+        exports={"duplicates": tmp_path / "spark.parquet"},  # clusters by the default rule, first
+    )
     assert found.to_pylist() == expected.to_pylist() and expected.num_rows > 0
+    assert (tmp_path / "spark.parquet").read_bytes() == (tmp_path / "duckdb.parquet").read_bytes()
+    assert pq.read_table(tmp_path / "duckdb.parquet").num_rows > 0 and (work / "clusters").is_dir()
+    found = dedup.run(REPO / "data" / "clough", **options, engine="spark", spark=spark)  # in a temporary folder
+    assert found.to_pylist() == expected.to_pylist()
     assert spark.range(1).count() == 1  # the caller's session is left running
 
 
@@ -137,13 +149,16 @@ def test_spark_submit_runs_the_command_line_with_byte_identical_pairs(tmp_path):
 
 
 @pytest.mark.slow
-def test_keep_builds_the_duckdb_clusters_table_on_spark(spark, tmp_path):
+def test_keep_and_exports_give_the_duckdb_clusters_and_files_on_spark(spark, tmp_path):
     """--keep on Spark: the clusters table (connected components iterated until stable, survivors by
-    the rule) is DuckDB's row for row, with identical texts joined as on DuckDB."""
+    the rule) is DuckDB's row for row, with identical texts joined as on DuckDB; every --export file
+    (clusters, duplicates, survivors, adjacency, pairs; CSV, Parquet, JSON) has the DuckDB run's bytes."""
     import shutil
 
     import duckdb
     from crossengine import sorted_rows
+
+    from dedup.choices import ExportKind
 
     folder = tmp_path / "corpus"
     shutil.copytree(REPO / "data" / "clough", folder)
@@ -151,13 +166,19 @@ def test_keep_builds_the_duckdb_clusters_table_on_spark(spark, tmp_path):
     for i, original in enumerate(originals[:3]):  # identical copies: clusters by text, not only by pairs
         (folder / f"zz_copy{i}.txt").write_bytes(original.read_bytes())
     options = ["--threshold", "0.5", "--keep", "longest", "-q"]
+    files = [(what.value, suffix) for what in ExportKind for suffix in (".csv", ".parquet", ".json")]
+
+    def exports(engine: str) -> list[str]:
+        return [f"--export={what}={tmp_path / f'{engine}-{what}{suffix}'}" for what, suffix in files]
+
     db = tmp_path / "duck.duckdb"
-    done = runner.invoke(app, ["run", str(folder), *options, "--db", str(db), "-o", str(tmp_path / "duck.csv")])
+    done = runner.invoke(
+        app, ["run", str(folder), *options, "--db", str(db), "-o", str(tmp_path / "duck.csv"), *exports("duckdb")]
+    )
     assert done.exit_code == 0, done.output
     work = tmp_path / "work"
-    done = runner.invoke(
-        app, ["run", str(folder), *options, "--engine", "spark", "--work-dir", str(work), "-o", str(tmp_path / "s.csv")]
-    )
+    spark_run = ["run", str(folder), *options, "--engine", "spark", "--work-dir", str(work)]
+    done = runner.invoke(app, [*spark_run, "-o", str(tmp_path / "s.csv"), *exports("spark")])
     assert done.exit_code == 0, done.output
     con = duckdb.connect(str(db), read_only=True)
     expected = con.sql("select * from clusters").to_arrow_table()
@@ -166,3 +187,7 @@ def test_keep_builds_the_duckdb_clusters_table_on_spark(spark, tmp_path):
     assert found.column_names == expected.column_names
     assert sorted_rows(found) == sorted_rows(expected)
     assert sum(1 for s in expected.column("is_survivor").to_pylist() if not s) >= 3
+    for what, suffix in files:
+        duck, spark_file = tmp_path / f"duckdb-{what}{suffix}", tmp_path / f"spark-{what}{suffix}"
+        assert spark_file.read_bytes() == duck.read_bytes(), spark_file.name
+    assert (tmp_path / "duckdb-survivors.csv").read_text().count("\n") == 1 + 103 - 15  # a header, 15 dropped

@@ -97,6 +97,14 @@ def run(
     write_deduplicated: Annotated[
         Optional[Path], typer.Option(help="Write the input minus the dropped duplicates here, in the input's form.")
     ] = None,
+    export: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--export",
+            help="Also write WHAT=FILE (repeatable), as `dedup export` does: clusters, duplicates, survivors "
+            "(by --keep), adjacency or pairs, to .csv, .parquet, .jsonl or .json.",
+        ),
+    ] = None,
     engine: Annotated[
         EngineName, typer.Option(help="duckdb (one machine) or spark (local or a cluster, see --master).")
     ] = EngineName.duckdb,
@@ -120,6 +128,7 @@ def run(
     """
     try:  # a Ctrl-C that lands while the modules load is an interruption like any other
         from ..corpus.read import check_column_options
+        from ..index.export import checked_exports, needs_clusters
         from ..interrupts import interrupt_on_sigint
         from ..output import check_writable, write_table
         from ..pipeline import run_settings
@@ -158,16 +167,20 @@ def run(
             output = None  # `--output -`: stdout, in --format
         if output is not None:
             check_writable(output)
-        # On Spark the clusters are built when --keep is given (on DuckDB with every --db)
+        exports = checked_exports(export_options(export or []))
+        # On Spark the clusters are built when --keep is given or an export needs them (on DuckDB
+        # with every --db or --export)
         source = ctx.get_parameter_source("keep")
         keep_given = source is not None and source.name != "DEFAULT"
+        clusters_needed = keep_given or any(needs_clusters(what) for what, _ in exports)
         with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
             result = run_settings(
                 settings,
-                keep=keep if engine is EngineName.duckdb or keep_given else None,
+                keep=keep if engine is EngineName.duckdb or clusters_needed else None,
                 write_deduplicated=write_deduplicated,
                 progress=progress,
                 on_open=attach,
+                exports=exports,
             )
         if output is not None:
             write_table(result.pairs, output)
@@ -183,6 +196,8 @@ def run(
             stderr.print(f"clusters: {result.dropped} documents to drop (--keep {keep.value})", markup=False)
         if write_deduplicated is not None:
             stderr.print(f"wrote the deduplicated input to {write_deduplicated}", markup=False)
+        for what, path in exports:
+            stderr.print(f"wrote {what.value} to {path}", markup=False)
     elif show_skipped:
         print_skipped(stderr, result.skipped)
 
@@ -196,6 +211,17 @@ def spark_settings(items: list[str]) -> tuple[tuple[str, str], ...]:
             raise UsageError(f"--spark-conf takes KEY=VALUE, got {item!r}")
         pairs.append((key, value))
     return tuple(pairs)
+
+
+def export_options(items: list[str]) -> list[tuple[str, str]]:
+    """--export WHAT=FILE options as (what, file) pairs."""
+    pairs = []
+    for item in items:
+        what, equals, file = item.partition("=")
+        if not equals or not file:
+            raise UsageError(f"--export takes WHAT=FILE, e.g. survivors=kept.csv, got {item!r}")
+        pairs.append((what, file))
+    return pairs
 
 
 @app.command()

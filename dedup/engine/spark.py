@@ -152,6 +152,16 @@ def split_tables(name: str, sql: str) -> list[tuple[str, str]]:
     return [(table, header + body if i == 0 else body) for i, (table, body) in enumerate(statements)]
 
 
+def _nullable(field: pa.Field) -> pa.Field:
+    """The field as DuckDB's results have it: nullable (Spark marks what cannot be null, DuckDB does
+    not), and a list's items too, named `l` (Spark's Arrow names them `element`)."""
+    kind = field.type
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind):
+        item = _nullable(kind.value_field).with_name("l")
+        kind = pa.list_(item) if pa.types.is_list(kind) else pa.large_list(item)
+    return field.with_type(kind).with_nullable(True)
+
+
 def _first_line(error: BaseException) -> str:
     text = str(error).strip()
     return text.splitlines()[0] if text else type(error).__name__
@@ -282,8 +292,11 @@ class SparkEngine:
             self.dataframe(statement).collect()
 
     def fetch_arrow(self, statement: Statement) -> pa.Table:
+        """The result in the Arrow shape of DuckDB's results (a Parquet file written from it then has
+        the DuckDB run's bytes: it stores the Arrow schema)."""
         with translated(), self._statement_conf():
-            return self.dataframe(statement).toArrow()
+            table = self.dataframe(statement).toArrow()
+        return table.cast(pa.schema([_nullable(field) for field in table.schema], metadata=table.schema.metadata))
 
     def fetch_rows(self, statement: Statement) -> list[tuple[Any, ...]]:
         with translated(), self._statement_conf():
