@@ -15,15 +15,17 @@ from typing import Any
 import pyarrow as pa
 
 from .choices import ExportKind, Keep
-from .corpus.load import Read, load_inputs, read_by_python
+from .corpus.load import load_inputs
+from .corpus.read import read_by_python
+from .corpus.write import write_deduplicated_input
 from .engine import Engine, run_engine
 from .errors import EngineError, Interrupted
+from .index import clusters
 from .records import checkpoints, input_fingerprint
 from .reports import Progress, RunResult, StageReport, Summary
 from .runner import STAGES_KEPT, run_stages
 from .settings import Settings
-from .sqlfiles import query
-from .stages import compile_stages
+from .stages import compile_run
 
 __all__ = ["run_settings", "execute", "Progress", "RunResult", "StageReport", "Summary"]
 
@@ -88,32 +90,45 @@ def execute(
     on_open(engine) is called with the open engine (the CLI uses it to interrupt on Ctrl-C).
     """
     progress = progress or Progress()
+    started = datetime.now(UTC)
+    clock = time.perf_counter()
     read = None
     if settings.engine == "duckdb":  # read before the database opens: the size of the texts chooses it
         progress.start("read")
         read = read_by_python(settings, documents)
+    plan = compile_run(settings, settings.engine)
+    summary = Summary(
+        bands=settings.banding.bands, rows=settings.banding.rows, detection_probability=settings.detection_probability
+    )
+    small = read is not None and read.text_bytes <= SMALL_TEXTS
     try:
-        with run_engine(settings, session, small=read is not None and read.text_bytes <= SMALL_TEXTS) as engine:
+        with run_engine(settings, session, small) as engine:
             if on_open is not None:
                 on_open(engine)
             progress.attach(engine)
-            result = _execute(engine, settings, progress, documents, read)
-            if keep is not None and settings.engine == "spark":
-                from .index.clusters import build_clusters
-
-                # the clusters table under the work folder, by the same SQL iterated until stable; only
-                # its count comes back to the driver
-                build_clusters(engine, keep)
-                result.dropped = int(engine.fetch_rows(query("clusters_dropped_count", dialect=engine.dialect))[0][0])
-            elif keep is not None and (settings.db is not None or exports):
-                from .corpus.write import write_deduplicated_input
-                from .index.clusters import build_clusters, dropped_ids
-
-                build_clusters(engine, keep)
-                dropped = dropped_ids(engine)
-                result.dropped = len(dropped)
+            if read is None:  # Spark reads where the data is, once its session is up
+                progress.start("read")
+                clock = time.perf_counter()
+            inputs = load_inputs(engine, settings, plan, read)
+            summary.stages.append(StageReport("read", inputs.read, time.perf_counter() - clock))
+            progress.finish(summary.stages[-1])
+            done = checkpoints(engine)
+            try:
+                fingerprint = input_fingerprint(plan.options, inputs.digest)  # the same rule on every engine
+                summary.stages += run_stages(engine, done, plan, fingerprint, progress)
+            finally:
+                engine.unregister("raw_documents")
+                engine.unregister("raw_skipped")
+            summary.account(inputs.loaded, inputs.skipped.num_rows, inputs.latin1)
+            summary.notes = inputs.notes
+            seconds = {s.name: round(s.seconds, 4) for s in summary.stages}
+            done.finish_run(plan.options, summary.counts(), seconds, started)
+            result = RunResult(engine.fetch_arrow(plan.query("export_pairs")), summary, inputs.skipped)
+            if keep is not None and (settings.engine == "spark" or settings.db is not None or exports):
+                # the clusters table (on Spark under the work folder, by the same SQL iterated until stable)
+                result.dropped = clusters.build(engine, keep)
                 if write_deduplicated is not None:
-                    write_deduplicated_input(settings, write_deduplicated, dropped)
+                    write_deduplicated_input(settings, write_deduplicated, clusters.dropped_ids(engine))
             if exports:
                 from .index.export import write_exports
 
@@ -131,36 +146,3 @@ def execute(
 # documents: CPU 0.86 x); a larger corpus gets a temporary database file, whose compressed tables
 # keep a large run's memory and spill bounded.
 SMALL_TEXTS = 16_000_000
-
-
-def _execute(
-    engine: Engine,
-    settings: Settings,
-    progress: Progress,
-    documents: pa.Table | None = None,
-    read: Read | None = None,
-) -> RunResult:
-    options = settings.options()
-    banding = settings.banding
-    summary = Summary(bands=banding.bands, rows=banding.rows, detection_probability=settings.detection_probability)
-    started = datetime.now(UTC)
-    if read is None:
-        progress.start("read")
-    clock = time.perf_counter() if read is None else read.started
-    inputs = load_inputs(engine, settings, documents, read)
-    summary.stages.append(StageReport("read", inputs.read, time.perf_counter() - clock))
-    progress.finish(summary.stages[-1])
-    try:
-        done = checkpoints(engine)
-        stages = compile_stages(settings, engine.dialect)
-        fingerprint = input_fingerprint(options, inputs.digest)  # the same rule on every engine
-        summary.stages += run_stages(engine, done, stages, fingerprint, options, progress)
-    finally:
-        engine.unregister("raw_documents")
-        engine.unregister("raw_skipped")
-    summary.account(inputs.loaded, inputs.skipped.num_rows, inputs.latin1)
-    summary.notes = inputs.notes
-    seconds = {s.name: round(s.seconds, 4) for s in summary.stages}
-    done.finish_run(options, summary.counts(), seconds, started)
-    pairs = engine.fetch_arrow(query("export_pairs", dialect=engine.dialect))
-    return RunResult(pairs=pairs, summary=summary, skipped=inputs.skipped)

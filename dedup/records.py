@@ -27,8 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from . import __version__
 from .engine import Engine, Statement
 from .hashing import SCHEME
-from .sqlfiles import query
-from .sqltext import quote_identifier
+from .sqlfiles import query, quote_identifier
 
 if TYPE_CHECKING:
     from .engine.spark import SparkEngine

@@ -3,9 +3,10 @@
 A file of sql/ starts with a header of `-- key: value` lines (stage or query, reads, writes,
 params, methods) and holds one statement; a query that makes a table is its SELECT alone (the
 engine writes the `create ... as` line). `{{ name }}` marks a fragment that Python fills from
-its own fixed lists (generated column lists, quoted table names, a shared fragment file), never
-from user input; `$name` marks a parameter. The binding rule, for every statement: the values
-of exactly the `$names` the text uses, outside comments, are bound; a missing one is an error.
+its own fixed lists (generated column lists, table names quoted by `quote_identifier`, a
+shared fragment file), never from user input; `$name` marks a parameter. The binding rule, for
+every statement: the values of exactly the `$names` the text uses, outside comments, are bound;
+a missing one is an error.
 """
 
 from __future__ import annotations
@@ -65,6 +66,13 @@ def read_sql(path: str, dialect: str = "duckdb") -> SqlFile:
     file = own if own.is_file() else root / path
     text = file.read_text(encoding="utf-8")
     return SqlFile(path=path, header=parse_header(text), text=text)
+
+
+def quote_identifier(name: str) -> str:
+    """A double-quoted SQL identifier; embedded quotes are doubled, so no name can end the quote."""
+    if "\x00" in name:
+        raise ValueError("an identifier cannot contain a NUL character")
+    return '"' + name.replace('"', '""') + '"'
 
 
 def fill(text: str, fragments: Fragments) -> str:

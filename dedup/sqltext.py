@@ -1,5 +1,5 @@
 """The parts of statements that Python generates: the per-permutation column lists and band
-expressions that depend on --num-perm, --bands and --rows, and quoted identifiers.
+expressions that depend on --num-perm, --bands and --rows.
 
 Every other statement is a file of sql/ (dedup/sqlfiles.py reads them); only the engine
 (dedup/engine/) writes its own DDL around them (create ... as, transactions). Values never enter
@@ -8,13 +8,6 @@ user string still travels as a bound parameter.
 """
 
 from __future__ import annotations
-
-
-def quote_identifier(name: str) -> str:
-    """A double-quoted SQL identifier; embedded quotes are doubled, so no name can end the quote."""
-    if "\x00" in name:
-        raise ValueError("an identifier cannot contain a NUL character")
-    return '"' + name.replace('"', '""') + '"'
 
 
 def minhash_columns(num_perm: int) -> str:

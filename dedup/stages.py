@@ -1,34 +1,22 @@
-"""The pipeline's stages (sql/NN_*.sql) and their compilation, for one run's settings, into statements.
+"""The pipeline's stages (sql/NN_*.sql) and a run compiled from its settings into a `Plan`.
 
 A stage is compiled once into a Statement (dedup.engine): its generated column lists filled,
-its parameters bound. The same value fingerprints the stage (resume) and runs it.
+its parameters bound. The same value fingerprints the stage (resume) and runs it. A Plan holds
+every statement a run executes, compiled before any engine opens, so that running it
+(dedup.runner) needs nothing more from the settings.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from . import lowercase, sqltext
+from .bindings import bindings
 from .engine import Statement
-from .hashing import bucket_constants, permutation_coefficients
 from .settings import Settings
-from .sqlfiles import Fragments, bind, fill, fragment, read_sql, sql_dir
-
-# Character shingles are cut from pieces of this many code points, or k if larger: each piece is
-# extended by the first k - 1 code points of the next one (sql/fragments/shingle_texts_char.sql).
-# Word shingles need no pieces (sql/fragments/shingle_texts_word.sql scans joined token strings).
-SHINGLE_PIECE = 256
-
-
-# The Spark candidates stage spreads a band bucket of more documents than this over several tasks
-# (sql/spark/05_candidates.sql); DuckDB's stage does not use it.
-HOT_BUCKET_ROWS = 1024
-
-
-def shingle_piece(k: int) -> int:
-    return max(SHINGLE_PIECE, k)
+from .sqlfiles import bind, fill, fragment, query, quote_identifier, read_sql, sql_dir
 
 
 @dataclass(frozen=True)
@@ -88,55 +76,68 @@ def shingle_texts_sql(shingle_type: str, documents: str = "documents", dialect: 
 
 def compile_stage(stage: Stage, settings: Settings, dialect: str = "duckdb") -> Statement:
     """The stage as it runs: its file with the generated column lists, and its parameters bound."""
-    return _compile(stage, parameter_values(settings), generated_fragments(settings, dialect), dialect)
+    values, fragments = bindings(settings, dialect)
+    return bind(stage.name, dialect, fill(read_sql(stage.file, dialect).text, fragments), values)
 
 
 def compile_stages(settings: Settings, dialect: str = "duckdb") -> list[tuple[Stage, Statement]]:
     """Every stage of the run with its statement, in order."""
     stages = pipeline_stages(settings)
-    values = parameter_values(settings)
-    fragments = generated_fragments(settings, dialect)
-    return [(stage, _compile(stage, values, fragments, dialect)) for stage in stages]
+    values, fragments = bindings(settings, dialect)
+    return [(s, bind(s.name, dialect, fill(read_sql(s.file, dialect).text, fragments), values)) for s in stages]
 
 
-def _compile(stage: Stage, values: dict[str, object], fragments: Fragments, dialect: str) -> Statement:
-    return bind(stage.name, dialect, fill(read_sql(stage.file, dialect).text, fragments), values)
+# On DuckDB the per-document stages whose memory would grow with the corpus (a DISTINCT over every
+# shingle occurrence, a 128-column GROUP BY over every document) run on batches of consecutive
+# doc_ids, each batch in memory (dedup.runner); Spark partitions the work itself.
+BATCHED_STAGES = ("shingles", "signatures")
+BATCHED_DIALECTS = ("duckdb",)
+# A batch holds at most this many documents and about this many characters of normalized text
+# (about as many shingle occurrences): ~1 GB of DuckDB memory at most.
+BATCH_DOCUMENTS = 100_000
+BATCH_CHARACTERS = 16_000_000
+
+Step = tuple[Stage, Statement]
 
 
-def generated_fragments(settings: Settings, dialect: str = "duckdb") -> Fragments:
-    """What fills a stage's {{ fragments }}: the shingle definition and the column lists the options make."""
-    banding = settings.banding
-    spark = dialect == "spark"
-    return {
-        "shingle_texts": lambda: shingle_texts_sql(settings.shingle_type, dialect=dialect),
-        # DuckDB's shingles stage reads the documents in slices, one pipeline each (sql/02_shingles.sql)
-        "shingle_texts_of_slices": lambda: shingle_texts_sql(settings.shingle_type, "document_slices", dialect),
-        # Spark's bigint is signed and overflow raises: its generated columns multiply in 16-bit halves.
-        "minhash_columns": lambda: (sqltext.spark_minhash_columns if spark else sqltext.minhash_columns)(
-            settings.num_perm
-        ),
-        "bucket_list": lambda: (sqltext.spark_bucket_list if spark else sqltext.bucket_list)(
-            banding.bands, banding.rows
-        ),
-        "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),
+@dataclass(frozen=True)
+class Plan:
+    """A run's statements, compiled from its settings for one dialect before any engine opens.
+
+    groups: the stages in order, each with the statement that fingerprints and runs it; a group
+    of several stages runs batch by batch. queries: the other statements the run executes, by
+    name (`query(name, table)` for those made per table)."""
+
+    dialect: str
+    options: Mapping[str, object]  # as recorded in the runs table
+    groups: tuple[tuple[Step, ...], ...]
+    queries: Mapping[str, Statement]
+
+    def query(self, name: str, table: str | None = None) -> Statement:
+        return self.queries[name if table is None else f"{name} {table}"]
+
+
+def compile_run(settings: Settings, dialect: str) -> Plan:
+    """The plan of a run of `settings` on an engine of `dialect`."""
+    steps = compile_stages(settings, dialect)
+    batched = dialect in BATCHED_DIALECTS
+    groups: list[list[Step]] = []
+    for stage, statement in steps:
+        if batched and groups and stage.name in BATCHED_STAGES and groups[-1][-1][0].name in BATCHED_STAGES:
+            groups[-1].append((stage, statement))
+        else:
+            groups.append([(stage, statement)])
+    queries = {
+        name: query(name, dialect=dialect)
+        for name in ("skipped", "dropped_documents", "export_pairs")
+        + (("staging_create", "staging_enter", "staging_leave") if batched else ())
+        + (("spark_input_digest", "spark_skipped") if dialect == "spark" else ())
     }
-
-
-def parameter_values(settings: Settings) -> dict[str, object]:
-    """The value of every parameter a stage or a query of the run's options may use."""
-    values: dict[str, object] = {
-        "k": settings.shingle_size,
-        "piece": shingle_piece(settings.shingle_size),
-        "threshold": settings.threshold,
-        "num_perm": settings.num_perm,
-        "bands": settings.banding.bands,
-        "hot_bucket_rows": HOT_BUCKET_ROWS,
-    }
-    for i, (a, b) in enumerate(permutation_coefficients(settings.seed, settings.num_perm)):
-        values[f"a_{i}"] = a
-        values[f"b_{i}"] = b
-    for j, c in enumerate(bucket_constants(settings.banding.rows)):
-        values[f"c_{j}"] = c
-    # DuckDB's lower() as translate() arguments, for engines whose lower() differs (sql/spark/01_documents.sql)
-    values["lower_from"], values["lower_to"] = lowercase.translate_arguments()
-    return values
+    if batched:
+        sizes = {"characters": BATCH_CHARACTERS, "documents": BATCH_DOCUMENTS}
+        queries["batch_ranges"] = query("batch_ranges", sizes, dialect)
+        queries["batch_documents"] = query("batch_documents", {"first": None, "last": None}, dialect)
+        for name in ("documents", *BATCHED_STAGES):
+            for kind in ("staging_keep", "staging_append", "staging_drop"):
+                queries[f"{kind} {name}"] = query(kind, dialect=dialect, table=quote_identifier(name))
+    return Plan(dialect, settings.options(), tuple(tuple(group) for group in groups), queries)

@@ -26,6 +26,13 @@ class Statement:
     def __post_init__(self) -> None:
         object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
 
+    def with_values(self, **values: Any) -> Statement:
+        """The statement with new values for some of its parameters (e.g. the bounds of a batch)."""
+        unknown = sorted(set(values) - set(self.parameters))
+        if unknown:
+            raise KeyError(f"{self.name}: no parameter ${unknown[0]}")
+        return Statement(self.name, self.dialect, self.sql, {**self.parameters, **values})
+
     def fingerprint(self, previous: str = "") -> str:
         """sha256 chaining `previous`, the SQL text and the parameter values (as text)."""
         digest = hashlib.sha256(previous.encode())

@@ -8,6 +8,7 @@ from corpora import planted_corpus, write_folder
 
 import dedup
 from dedup import runner
+from dedup import stages as plan_stages
 
 TABLES = ("documents", "shingles", "signatures", "band_hashes", "candidates", "verified", "pairs")
 
@@ -29,16 +30,17 @@ def test_batches_give_the_tables_of_one_batch(tmp_path, monkeypatch, kind, docum
     docs = planted_corpus(n_base=15, variants=3, seed=5)
     write_folder(tmp_path / "c", docs)
     run_into(tmp_path / "one.duckdb", tmp_path / "c", shingle_type=kind)
-    monkeypatch.setattr(runner, "BATCH_DOCUMENTS", documents)
-    monkeypatch.setattr(runner, "BATCH_CHARACTERS", characters)
+    monkeypatch.setattr(plan_stages, "BATCH_DOCUMENTS", documents)
+    monkeypatch.setattr(plan_stages, "BATCH_CHARACTERS", characters)
     batches = []
-    original = runner._run_in_batches
+    original = runner._run_group
 
-    def counting(engine, group, ranges, progress):
-        batches.append(len(ranges))
-        return original(engine, group, ranges, progress)
+    def counting(engine, plan, group, ranges, progress):
+        if len(group) > 1:
+            batches.append(len(ranges))
+        return original(engine, plan, group, ranges, progress)
 
-    monkeypatch.setattr(runner, "_run_in_batches", counting)
+    monkeypatch.setattr(runner, "_run_group", counting)
     run_into(tmp_path / "many.duckdb", tmp_path / "c", shingle_type=kind)
     assert batches and batches[0] > 3
     for table in TABLES:
@@ -51,9 +53,9 @@ def test_batches_give_the_tables_of_one_batch(tmp_path, monkeypatch, kind, docum
 
 def test_a_batched_run_resumes(tmp_path, monkeypatch):
     write_folder(tmp_path / "c", planted_corpus(n_base=10, variants=2, seed=6))
-    monkeypatch.setattr(runner, "BATCH_DOCUMENTS", 4)
+    monkeypatch.setattr(plan_stages, "BATCH_DOCUMENTS", 4)
     run_into(tmp_path / "run.duckdb", tmp_path / "c")
     ran = []
-    monkeypatch.setattr(runner, "_run_in_batches", lambda *args: ran.append(args) or {})
+    monkeypatch.setattr(runner, "_run_group", lambda *args: ran.append(args) or {})
     run_into(tmp_path / "run.duckdb", tmp_path / "c")
     assert ran == []  # every stage was reused

@@ -171,8 +171,9 @@ def test_buckets_add_up(planted):
 @pytest.mark.parametrize("kind,k", [("char", 5), ("word", 3)])
 def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
     """explain's shingle texts come from the shingle stage's fragment: they must give the same set."""
+    from dedup.bindings import parameter_values
     from dedup.sqlfiles import query
-    from dedup.stages import parameter_values, shingle_texts_sql
+    from dedup.stages import shingle_texts_sql
 
     long_text = " ".join(f"Wörd{i % 97} ünd {i}" for i in range(400))  # longer than one 256 piece
     docs = {"long": long_text, "short": "tiny", "other": "Größe und Maß: ÉTÉ à Paris, naïve café " * 20}

@@ -7,6 +7,7 @@ strings never appear in it, and the tables at the end are exactly the pipeline's
 from __future__ import annotations
 
 import ast
+import csv
 import subprocess
 import sys
 from pathlib import Path
@@ -19,9 +20,8 @@ from typer.testing import CliRunner
 
 from dedup import pipeline
 from dedup.cli import app
-from dedup.engine.duckdb import DuckDBEngine
 from dedup.settings import Settings
-from dedup.sqltext import quote_identifier
+from dedup.sqlfiles import quote_identifier
 from dedup.stages import compile_stages
 
 EVIL = 'x"; DROP TABLE pairs; --'
@@ -51,16 +51,17 @@ def tables(db: Path) -> set[str]:
         con.close()
 
 
-def logged_queries(settings: Settings) -> tuple[list[str], pa.Table]:
-    """Run the pipeline on a real database with DuckDB's query log on; return every query and the pairs."""
+def logged_queries(settings: Settings, log: Path) -> tuple[list[str], pa.Table]:
+    """Run the pipeline on a real database with DuckDB's query log on (written to files in `log`);
+    return every query and the pairs."""
     assert settings.db is not None
-    con = duckdb.connect(str(settings.db))
-    try:
-        con.execute("call enable_logging('QueryLog')").fetchall()
-        result = pipeline._execute(DuckDBEngine(con), settings, pipeline.Progress())
-        queries = [q for (q,) in con.execute("select message from duckdb_logs where type = 'QueryLog'").fetchall()]
-    finally:
-        con.close()
+
+    def log_queries(engine) -> None:
+        engine.con.execute("call enable_logging('QueryLog', storage = 'file', storage_path = ?)", [str(log)])
+
+    result = pipeline.execute(settings, on_open=log_queries)
+    with open(log / "duckdb_log_entries.csv", newline="", encoding="utf-8") as entries:
+        queries = [row["message"] for row in csv.DictReader(entries) if row["type"] == "QueryLog"]
     return queries, result.pairs
 
 
@@ -87,7 +88,7 @@ def test_hostile_column_names_ids_and_text_reach_sql_only_as_values(tmp_path):
     settings = Settings(
         inputs=(table,), id_column=EVIL, text_column=EVIL_QUOTE, threshold=0.5, db=tmp_path / "run.duckdb"
     )
-    queries, pairs = logged_queries(settings)
+    queries, pairs = logged_queries(settings, tmp_path / "log")
     assert pairs.to_pylist() == [{"id_a": EVIL_QUOTE, "id_b": EVIL, "jaccard": 1.0, "estimate": 1.0}]
     assert queries, "the query log captured nothing"
     for query in queries:
@@ -101,7 +102,7 @@ def test_hostile_paths_are_read_as_names(tmp_path):
     (folder / f"{EVIL_QUOTE}.txt").write_text(TEXT)
     (folder / "a;b'c\".txt").write_text(TEXT)
     db = tmp_path / "a\"b;c'd.duckdb"
-    queries, pairs = logged_queries(Settings(inputs=(folder,), db=db))
+    queries, pairs = logged_queries(Settings(inputs=(folder,), db=db), tmp_path / "log")
     assert pairs.to_pylist() == [{"id_a": f"{EVIL_QUOTE}.txt", "id_b": "a;b'c\".txt", "jaccard": 1.0, "estimate": 1.0}]
     assert not [q for q in queries if "DROP TABLE" in q.upper() or EVIL in q or EVIL_QUOTE in q]
     assert tables(db) == PIPELINE_TABLES

@@ -130,7 +130,7 @@ def test_hot_buckets_spread_over_tasks_give_the_same_candidates(spark, tmp_path,
     identical texts (one bucket per band) and every bucket of 3+ documents take the spread path."""
     import dedup.stages
 
-    monkeypatch.setattr(dedup.stages, "HOT_BUCKET_ROWS", 2)
+    monkeypatch.setattr(dedup.bindings, "HOT_BUCKET_ROWS", 2)
     docs = traps_corpus()
     docs.update({f"hot-extra-{i:02d}": "identical boilerplate text repeated many times" for i in range(30)})
     counts = check(spark, tmp_path, (write_table(tmp_path / "hot.parquet", docs),), threshold=0.5, shingle_size=3)

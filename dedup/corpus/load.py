@@ -1,8 +1,8 @@
 """A run's inputs put before its engine as `raw_documents` and `raw_skipped`, with their account
 (loaded, skipped, Latin-1) and the digest that starts every stage's resume fingerprint.
 
-DuckDB's inputs are read here by pyarrow (or given in memory) and registered as Arrow tables;
-Spark reads them with its own readers where the data is (dedup.spark_inputs), so nothing
+DuckDB's inputs, read by pyarrow (dedup.corpus.read) or given in memory, are registered as Arrow
+tables; Spark reads them with its own readers where the data is (dedup.spark_inputs), so nothing
 funnels through the driver.
 """
 
@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 from dataclasses import dataclass, field
 
 import pyarrow as pa
 
 from ..engine import Engine
-from ..errors import Interrupted, UsageError
+from ..errors import UsageError
 from ..settings import Settings
-from ..sqlfiles import query
-from .read import read_documents, read_inputs
+from ..stages import Plan
+from .read import Read
 
 
 @dataclass
@@ -35,46 +34,17 @@ class Loaded:
         return self.loaded + self.skipped.num_rows
 
 
-@dataclass
-class Read:
-    """The inputs as Python read them (a DuckDB run), before any engine opens: their size chooses
-    the run's database (in memory or a file)."""
-
-    raw: pa.Table | None  # the documents; None once registered (the engine's copy is the one kept)
-    skipped: pa.Table
-    latin1: int
-    notes: list[str]
-    started: float  # time.perf_counter() when reading began
-
-    @property
-    def text_bytes(self) -> int:
-        return 0 if self.raw is None else self.raw.column("text").nbytes
-
-
-def read_by_python(settings: Settings, documents: pa.Table | None = None) -> Read:
-    """settings.inputs, or the documents given, read by pyarrow into Arrow tables."""
-    started = time.perf_counter()
-    try:
-        corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
-    except KeyboardInterrupt:
-        raise Interrupted("interrupted while reading the inputs; nothing was written") from None
-    # The texts as Python strings (~300 MB at 1M short documents) are freed on return.
-    return Read(corpus.to_arrow(), corpus.skipped_arrow(), corpus.latin1, list(corpus.notes), started)
-
-
-def load_inputs(
-    engine: Engine, settings: Settings, documents: pa.Table | None = None, read: Read | None = None
-) -> Loaded:
-    """Register raw_documents and raw_skipped on the engine: settings.inputs, or the documents given
-    (or, on DuckDB, what read_by_python read of them already).
+def load_inputs(engine: Engine, settings: Settings, plan: Plan, read: Read | None = None) -> Loaded:
+    """Register raw_documents and raw_skipped on the engine: on DuckDB what dedup.corpus.read read,
+    on Spark settings.inputs read by Spark's readers.
     Refused when the inputs lack documents that the kept database (--db) holds, unless --replace."""
-    if engine.dialect == "duckdb":
-        loaded = _load_by_python(engine, settings, read or read_by_python(settings, documents))
+    if read is not None:
+        loaded = _load_by_python(engine, read)
     else:
-        loaded = _load_by_spark(engine, settings)
+        loaded = _load_by_spark(engine, settings, plan)
     if settings.db is not None and not settings.replace_documents and engine.has_table("documents"):
         # a kept database never loses documents silently
-        dropped, examples = engine.fetch_rows(query("dropped_documents", dialect=engine.dialect))[0]
+        dropped, examples = engine.fetch_rows(plan.query("dropped_documents"))[0]
         if dropped:
             shown = ", ".join(repr(e) for e in examples) + (", ..." if dropped > len(examples) else "")
             raise UsageError(
@@ -85,7 +55,7 @@ def load_inputs(
     return loaded
 
 
-def _load_by_python(engine: Engine, settings: Settings, read: Read) -> Loaded:
+def _load_by_python(engine: Engine, read: Read) -> Loaded:
     raw, skipped = read.raw, read.skipped
     assert raw is not None, "inputs registered twice"
     read.raw = None  # the engine's registration is the only reference: freed once the documents stage ran
@@ -95,12 +65,12 @@ def _load_by_python(engine: Engine, settings: Settings, read: Read) -> Loaded:
     return loaded
 
 
-def _load_by_spark(engine: Engine, settings: Settings) -> Loaded:
+def _load_by_spark(engine: Engine, settings: Settings, plan: Plan) -> Loaded:
     from ..spark_inputs import read_corpus
 
     read_corpus(engine, settings)
-    digest = engine.fetch_rows(query("spark_input_digest", dialect="spark"))[0]
-    skipped = engine.fetch_arrow(query("spark_skipped", dialect="spark"))
+    digest = engine.fetch_rows(plan.query("spark_input_digest"))[0]
+    skipped = engine.fetch_arrow(plan.query("spark_skipped"))
     latin1 = int(digest[2])
     inputs_digest = hashlib.sha256(json.dumps([str(v) for v in digest]).encode()).hexdigest()
     return Loaded(int(digest[1]), skipped, latin1, inputs_digest)

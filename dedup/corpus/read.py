@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..cleanup import html_to_text
-from ..errors import InputError, UsageError
+from ..errors import InputError, Interrupted, UsageError
 from ..settings import Settings
 
 TABLE_EXTENSIONS = (".parquet", ".csv", ".jsonl", ".ndjson")
@@ -78,6 +79,33 @@ class Corpus:
                 "reason": pa.array([s.reason for s in self.skipped], pa.string()),
             }
         )
+
+
+@dataclass
+class Read:
+    """The inputs as Python read them (a DuckDB run), before any engine opens: their size chooses
+    the run's database (in memory or a file)."""
+
+    raw: pa.Table | None  # the documents; None once registered (the engine's copy is the one kept)
+    skipped: pa.Table
+    latin1: int
+    notes: list[str]
+    started: float  # time.perf_counter() when reading began
+
+    @property
+    def text_bytes(self) -> int:
+        return 0 if self.raw is None else self.raw.column("text").nbytes
+
+
+def read_by_python(settings: Settings, documents: pa.Table | None = None) -> Read:
+    """settings.inputs, or the documents given, read by pyarrow into Arrow tables."""
+    started = time.perf_counter()
+    try:
+        corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted while reading the inputs; nothing was written") from None
+    # The texts as Python strings (~300 MB at 1M short documents) are freed on return.
+    return Read(corpus.to_arrow(), corpus.skipped_arrow(), corpus.latin1, list(corpus.notes), started)
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -207,7 +235,7 @@ def _check_unique(ids: list[object]) -> None:
         seen.add(doc_id)
 
 
-def _walk(root: Path, include_hidden: bool) -> Iterator[tuple[str, Path, str | None]]:
+def walk_folder(root: Path, include_hidden: bool) -> Iterator[tuple[str, Path, str | None]]:
     """(relative posix path, path, reason to skip or None) for everything below root, sorted."""
     found: list[tuple[str, Path, str | None]] = []
 
@@ -245,7 +273,7 @@ def _relative(path: Path, root: Path) -> str:
 
 
 def _read_folder(corpus: Corpus, root: Path, prefix: Path | None, include_hidden: bool) -> None:
-    for relative, path, reason in _walk(root, include_hidden):
+    for relative, path, reason in walk_folder(root, include_hidden):
         doc_id = (prefix / relative).as_posix() if prefix is not None else relative
         if reason is not None:
             corpus.skipped.append(Skipped(doc_id, reason))
@@ -317,7 +345,7 @@ def _read_table(
 ) -> None:
     if path.is_file() and path.stat().st_size == 0:
         return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
-    _read_arrow(corpus, _load_table(path, delimiter), str(path), id_column, text_column, prefix)
+    _read_arrow(corpus, load_table(path, delimiter), str(path), id_column, text_column, prefix)
 
 
 def _read_arrow(
@@ -348,7 +376,7 @@ def _read_arrow(
             corpus.add(doc_id, text)
 
 
-def _load_table(path: Path, delimiter: str | None = None) -> pa.Table:
+def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
     kind = table_format(path)
     try:
         if kind == "parquet":  # a file, or a folder of files (a dataset), read in path order

@@ -10,7 +10,7 @@ import pyarrow as pa
 from ..errors import UsageError
 from ..output import FORMATS, write_table
 from ..settings import Settings
-from .read import STDIN, UTF8_BOM, _load_table, _walk, is_table
+from .read import STDIN, UTF8_BOM, is_table, load_table, walk_folder
 
 
 def check_target(settings: Settings, out: Path) -> None:
@@ -33,54 +33,43 @@ def check_target(settings: Settings, out: Path) -> None:
 def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]) -> None:
     """Write the input minus the dropped documents (their ids) to `out`.
 
-    A folder becomes a folder with the same relative paths (files that were skipped, e.g.
-    binary ones, are copied too: only dropped documents are left out); a `--lines` file becomes
-    a file of the kept lines, byte for byte; a table becomes a table with all its columns.
+    A table (any form: .tsv, .csv.gz, a Parquet dataset, ...) becomes a table with all its
+    columns; a folder becomes a folder with the same relative paths (files that were skipped,
+    e.g. binary ones, are copied too: only dropped documents are left out); a `--lines` file
+    becomes a file of the kept lines, byte for byte, each with its own line ending.
     """
     check_target(settings, out)
     source = settings.inputs[0]
-    if is_table(source, settings.lines):  # any table form (.tsv, .csv.gz, a Parquet dataset, ...)
-        _write_table(source, out, dropped, settings)
-    elif source.is_dir():
-        _write_folder(source, out, dropped, settings.include_hidden)
+    table = is_table(source, settings.lines)
+    if not table and source.is_dir():
+        out.mkdir()
+        for relative, path, reason in walk_folder(source, settings.include_hidden):
+            if relative in dropped or relative.endswith("/") or (reason is not None and not path.is_file()):
+                continue
+            target = out / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, target)
+    elif table:
+        rows = load_table(source, settings.delimiter)
+        id_name = settings.id_column or ("id" if "id" in rows.column_names else None)
+        if id_name is not None:
+            import pyarrow.compute as pc  # ~50 ms to import: only a run that writes a deduplicated table needs it
+
+            ids = rows.column(id_name)
+            drop = pa.array(sorted(dropped, key=str), ids.type) if dropped else pa.array([], ids.type)
+            mask = pc.invert(pc.is_in(ids, value_set=drop))
+        else:
+            mask = pa.array([number not in dropped for number in range(1, rows.num_rows + 1)])
+        write_table(rows.filter(mask), out)
     elif settings.lines:
-        _write_lines(source, out, dropped)
+        data = source.read_bytes()
+        bom = data.startswith(UTF8_BOM)
+        lines = data[len(UTF8_BOM) if bom else 0 :].split(b"\n")
+        final_newline = bool(lines) and lines[-1] == b""
+        if final_newline:
+            lines.pop()
+        kept = [line for number, line in enumerate(lines, start=1) if number not in dropped]
+        body = b"\n".join(kept) + (b"\n" if final_newline and kept else b"")
+        out.write_bytes((UTF8_BOM if bom else b"") + body)
     else:  # one file is one document: it has nothing to be a duplicate of
         shutil.copyfile(source, out)
-
-
-def _write_folder(source: Path, out: Path, dropped: set[object], include_hidden: bool) -> None:
-    out.mkdir()
-    for relative, path, reason in _walk(source, include_hidden):
-        if relative in dropped or relative.endswith("/") or (reason is not None and not path.is_file()):
-            continue
-        target = out / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, target)
-
-
-def _write_lines(source: Path, out: Path, dropped: set[object]) -> None:
-    """Keep the bytes of every line whose number was not dropped, with its own line ending."""
-    data = source.read_bytes()
-    bom = data.startswith(UTF8_BOM)
-    lines = data[len(UTF8_BOM) if bom else 0 :].split(b"\n")
-    final_newline = bool(lines) and lines[-1] == b""
-    if final_newline:
-        lines.pop()
-    kept = [line for number, line in enumerate(lines, start=1) if number not in dropped]
-    body = b"\n".join(kept) + (b"\n" if final_newline and kept else b"")
-    out.write_bytes((UTF8_BOM if bom else b"") + body)
-
-
-def _write_table(source: Path, out: Path, dropped: set[object], settings: Settings) -> None:
-    table = _load_table(source, settings.delimiter)
-    id_name = settings.id_column or ("id" if "id" in table.column_names else None)
-    if id_name is not None:
-        import pyarrow.compute as pc  # ~50 ms to import: only a run that writes a deduplicated table needs it
-
-        ids = table.column(id_name)
-        drop = pa.array(sorted(dropped, key=str), ids.type) if dropped else pa.array([], ids.type)
-        mask = pc.invert(pc.is_in(ids, value_set=drop))
-    else:
-        mask = pa.array([number not in dropped for number in range(1, table.num_rows + 1)])
-    write_table(table.filter(mask), out)

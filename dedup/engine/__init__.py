@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -93,13 +93,13 @@ def run_engine(settings: Settings, session: Any = None, small: bool = False) -> 
     at each stage's commit and checkpoint at close); a larger one gets a temporary file, whose
     compressed tables keep a large run's memory and spill bounded."""
     if settings.engine == "duckdb":
-        with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
-            in_memory = small and settings.db is None
-            engine = open_engine(settings.db or Path(folder) / "run.duckdb", settings, in_memory=in_memory)
-            try:
-                yield engine
-            finally:
-                engine.close()
+        with ExitStack() as cleanup:
+            path = settings.db
+            if path is None:  # a temporary database, removed with its folder (in memory if small)
+                path = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="dedup-"))) / "run.duckdb"
+            engine = open_engine(path, settings, in_memory=small and settings.db is None)
+            cleanup.callback(engine.close)
+            yield engine
         return
     from .spark import spark_engine
 

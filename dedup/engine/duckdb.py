@@ -17,7 +17,7 @@ import duckdb
 import pyarrow as pa
 
 from ..errors import DedupError, EngineError, Interrupted, UsageError
-from ..sqltext import quote_identifier
+from ..sqlfiles import quote_identifier
 from ..statement import Statement
 
 DUCKDB_MAGIC = b"DUCK"  # bytes 8..11 of every DuckDB database file

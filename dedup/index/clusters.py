@@ -10,6 +10,13 @@ from ..sqlfiles import query
 MAX_ROUNDS = 10_000
 
 
+def build(engine: Engine, keep: Keep | str = Keep.first) -> int:
+    """Create `clusters` (see build_clusters); the number of documents that the keep rule drops,
+    counted where the table is."""
+    build_clusters(engine, keep)
+    return int(engine.fetch_rows(query("clusters_dropped_count", dialect=engine.dialect))[0][0])
+
+
 def build_clusters(engine: Engine, keep: Keep | str = Keep.first) -> int:
     """Create `clusters` from `pairs` (and exact duplicates); return the number of label rounds."""
     keep = Keep(keep)

@@ -17,8 +17,7 @@ from ..errors import DedupError, UsageError
 from ..hashing import SCHEME
 from ..records import forget_stages, latest_run, record_change
 from ..settings import Settings
-from ..sqlfiles import query
-from ..sqltext import quote_identifier
+from ..sqlfiles import query, quote_identifier
 from ..stages import compile_stage, stage_named
 from .clusters import build_clusters
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..bindings import parameter_values
 from ..engine import Engine
 from ..errors import DedupError, UsageError
 from ..sqlfiles import query
-from ..stages import parameter_values, shingle_texts_sql
+from ..stages import shingle_texts_sql
 from .documents import doc_ids_of, index_settings
 
 

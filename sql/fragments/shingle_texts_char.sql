@@ -7,7 +7,7 @@
 -- A character k-shingle is k consecutive code points of norm. A non-empty text shorter than k
 -- is one shingle (all of it); an empty text has none.
 -- Texts are cut into chunks of $piece code points by one linear regex pass, and each chunk is
--- extended by the first k-1 code points of the next one ($piece >= k, see dedup/stages.py).
+-- extended by the first k-1 code points of the next one ($piece >= k, see dedup/bindings.py).
 -- substr() on non-ASCII text walks from the start of the string, so shingling a long document
 -- in one piece is quadratic (a 200k-character text took 13 s); short pieces keep it linear
 -- and spread a huge document over all threads.

@@ -1,7 +1,7 @@
 -- query:  batch_ranges
 -- reads:  documents(doc_id, norm)
 -- params: $characters, $documents
--- The batches in which a run computes the per-document stages (dedup/pipeline.py): ranges of
+-- The batches in which a run computes the per-document stages (dedup/runner.py): ranges of
 -- consecutive doc_ids with at most $documents documents and about $characters characters of
 -- normalized text each (a range ends where either count passes a multiple of its bound).
 with sizes as (
