@@ -42,35 +42,23 @@ def equal_minhash_count(num_perm: int, left: str = "sa", right: str = "sb") -> s
     return terms[0]
 
 
-# Spark's bigint is signed and, in ANSI mode (Spark 4's default), raises on overflow: the Spark
-# stages multiply 32-bit values in 16-bit halves so that no intermediate reaches 2^63.
+# Spark's bigint is signed. The Spark files of the two stages below run with ANSI mode off (their
+# `-- spark-conf:` line), where a bigint product wraps modulo 2^64 as Java's long does: the low 64
+# bits of a product, which are all of DuckDB's ubigint product when both factors are below 2^32.
+# (Under ANSI mode, Spark 4's default, the same product raises on overflow.)
 U32 = 4294967295
 
 
 def spark_minhash_columns(num_perm: int) -> str:
-    """min((a_i * h + b_i) mod 2^32) as mh_i, with h * a_i mod 2^32 from a_i's 16-bit halves (< 2^49)."""
-    return ",\n    ".join(
-        f"min((h * ($a_{i} & 65535) + shiftleft((h * shiftright($a_{i}, 16)) & 65535, 16) + $b_{i}) & {U32}) as mh_{i}"
-        for i in range(num_perm)
-    )
-
-
-def spark_product64(value: str, constant: str) -> str:
-    """The 64 bits of value * constant (both < 2^32), as a signed bigint, without overflowing.
-
-    u = v * c_lo and w = v * c_hi are below 2^48; t = (w mod 2^16) * 2^16 + u holds the low word
-    and its carry; the high word is w / 2^16 + t / 2^32; shiftleft wraps instead of raising.
-    """
-    u = f"({value} * ({constant} & 65535))"
-    w = f"({value} * shiftright({constant}, 16))"
-    t = f"(shiftleft({w} & 65535, 16) + {u})"
-    return f"(shiftleft(shiftright({w}, 16) + shiftright({t}, 32), 32) | ({t} & {U32}))"
+    """min((a_i * h + b_i) mod 2^32) as mh_i: a * h wraps modulo 2^64, whose low 32 bits it keeps."""
+    return ",\n    ".join(f"min((h * $a_{i} + $b_{i}) & {U32}) as mh_{i}" for i in range(num_perm))
 
 
 def spark_bucket_expression(band: int, rows: int) -> str:
-    """The bucket of bucket_expression with the bits of DuckDB's ubigint, read as a signed bigint."""
-    terms = [spark_product64(f"mh_{band * rows + j}", f"$c_{j}") for j in range(rows)]
-    return " ^ ".join(terms) if rows > 1 else terms[0]
+    """The bucket of bucket_expression with the bits of DuckDB's ubigint, read as a signed bigint
+    (mh * c < 2^64: the wrapped product has all its bits)."""
+    terms = [f"mh_{band * rows + j} * $c_{j}" for j in range(rows)]
+    return " ^ ".join(f"({term})" for term in terms) if rows > 1 else terms[0]
 
 
 def spark_bucket_list(bands: int, rows: int) -> str:

@@ -47,6 +47,14 @@ DEFAULT_CONF = {
 # row by row through generic projections, ~2.5x the time of the generated code (benchmarks/results/
 # scale-out.md).
 STATEMENT_CONF = {"spark.sql.codegen.maxFields": "4096"}
+# A Spark file may set more for its own statement, one `-- spark-conf: KEY=VALUE` line each (the
+# MinHash and bucket arithmetic turn ANSI mode off so that a product wraps as DuckDB's unsigned one).
+FILE_CONF = re.compile(r"^--\s*spark-conf:\s*([A-Za-z0-9_.]+)=(\S+)\s*$", re.MULTILINE)
+
+
+def statement_conf(sql: str) -> dict[str, str]:
+    """The SQL settings in force while a statement runs: STATEMENT_CONF and its file's own."""
+    return {**STATEMENT_CONF, **dict(FILE_CONF.findall(sql))}
 
 
 def spark_sql(sql: str) -> str:
@@ -249,10 +257,11 @@ class SparkEngine:
 
     # the Engine protocol
     @contextmanager
-    def _statement_conf(self) -> Iterator[None]:
+    def _statement_conf(self, sql: str = "") -> Iterator[None]:
         conf = self.session.conf
-        before = {key: conf.get(key, None) for key in STATEMENT_CONF}
-        for key, value in STATEMENT_CONF.items():
+        settings = statement_conf(sql)
+        before = {key: conf.get(key, None) for key in settings}
+        for key, value in settings.items():
             conf.set(key, value)
         try:
             yield
@@ -265,7 +274,7 @@ class SparkEngine:
 
     def create_table(self, name: str, statement: Statement) -> None:
         """Run the statement's SELECT(s) and write each table as Parquet (overwriting), then view it."""
-        with translated(), self._statement_conf():
+        with translated(), self._statement_conf(statement.sql):
             for table, sql in split_tables(name, statement.sql):
                 # Spark's jobs, metrics and event log name the table they write (benchmarks/spark_bench.py)
                 self.session.sparkContext.setJobDescription(table)
@@ -288,18 +297,18 @@ class SparkEngine:
         return self.session.sql(spark_sql(statement.sql), args=dict(statement.parameters))
 
     def execute(self, statement: Statement) -> None:
-        with translated(), self._statement_conf():
+        with translated(), self._statement_conf(statement.sql):
             self.dataframe(statement).collect()
 
     def fetch_arrow(self, statement: Statement) -> pa.Table:
         """The result in the Arrow shape of DuckDB's results (a Parquet file written from it then has
         the DuckDB run's bytes: it stores the Arrow schema)."""
-        with translated(), self._statement_conf():
+        with translated(), self._statement_conf(statement.sql):
             table = self.dataframe(statement).toArrow()
         return table.cast(pa.schema([_nullable(field) for field in table.schema], metadata=table.schema.metadata))
 
     def fetch_rows(self, statement: Statement) -> list[tuple[Any, ...]]:
-        with translated(), self._statement_conf():
+        with translated(), self._statement_conf(statement.sql):
             return [tuple(row) for row in self.dataframe(statement).collect()]
 
     def register_dataframe(self, name: str, frame: Any) -> None:

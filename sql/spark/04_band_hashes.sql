@@ -6,9 +6,11 @@
 -- * two unnest()s in one SELECT zip in DuckDB, but two explode()s cross in Spark (b^2 rows, no
 --   error): posexplode() gives the band number and its bucket together;
 -- * mh * c needs all 64 bits of the product, which overflow Spark's signed bigint (an error in
---   ANSI mode): the generated bucket expressions (dedup/sqltext.py, spark_bucket_list) multiply
---   in 16-bit halves and assemble the two 32-bit words with shifts, so the bucket has the bits of
---   DuckDB's ubigint, read as a signed value.
+--   ANSI mode): this statement runs with ANSI mode off (the line below, applied by
+--   dedup/engine/spark.py while it runs), where the product wraps modulo 2^64 like a Java long,
+--   so the bucket has the bits of DuckDB's ubigint, read as a signed value (dedup/sqltext.py,
+--   spark_bucket_list).
+-- spark-conf: spark.sql.ansi.enabled=false
 select doc_id, band, bucket
 from signatures
 lateral view posexplode({{ bucket_list }}) as band, bucket
