@@ -107,6 +107,7 @@ def test_python_api_on_an_existing_session_gives_the_duckdb_pairs_and_exports(sp
     import dedup
 
     options = {"threshold": 0.5, "shingle_type": "word", "shingle_size": 3}
+    ansi = spark.conf.get("spark.sql.ansi.enabled")  # two statements run with it off (their files say so)
     expected = dedup.run(REPO / "data" / "clough", **options, exports={"duplicates": tmp_path / "duckdb.parquet"})
     work = tmp_path / "work"
     found = dedup.run(
@@ -123,6 +124,7 @@ def test_python_api_on_an_existing_session_gives_the_duckdb_pairs_and_exports(sp
     found = dedup.run(REPO / "data" / "clough", **options, engine="spark", spark=spark)  # in a temporary folder
     assert found.to_pylist() == expected.to_pylist()
     assert spark.range(1).count() == 1  # the caller's session is left running
+    assert spark.conf.get("spark.sql.ansi.enabled") == ansi  # and its settings as they were
 
 
 @pytest.mark.slow
