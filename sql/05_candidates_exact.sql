@@ -11,6 +11,10 @@
 -- larger a >= t |B| (as |A| >= t|B|), so A's short "index" prefix |A| - ceil(2t/(1+t)|A|) + 1 is
 -- joined with B's "probe" prefix |B| - ceil(t|B|) + 1. The 1e-9 slack only lengthens prefixes
 -- and widens size bounds, so rounding cannot lose a pair; verification keeps exactly those >= t.
+-- Then the positional filter (PPJoin: Xiao, Wang, Lin, Yu 2008), once per pair: both sets list
+-- their shingles in the same order, so every shared shingle before a pair's last prefix match is
+-- itself a match, and at most min(|A| - i, |B| - j) more follow the last one (at positions i, j):
+-- a pair whose matches plus that bound stay below the overlap a is dropped before verification.
 -- shared_bands counts the shared prefix shingles (this method has no bands).
 with frequencies as (
     select fingerprint, count(*) as df
@@ -47,3 +51,5 @@ join prefixes as b
     and (a.n_shingles < b.n_shingles or (a.n_shingles = b.n_shingles and a.doc_id < b.doc_id))
     and a.n_shingles >= $threshold * b.n_shingles - 1e-9
 group by all
+having count(*) + least(min(a.n_shingles - a.position), min(b.n_shingles - b.position))
+    >= $threshold / (1 + $threshold) * (max(a.n_shingles) + max(b.n_shingles)) - 1e-9

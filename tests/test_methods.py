@@ -30,6 +30,26 @@ def sql_pairs(texts: list[str], method: str, kind: str, k: int, threshold: float
         return {(a, b): j for a, b, j in rows(con, "select id_a, id_b, jaccard from pairs")}
 
 
+def test_exact_method_drops_a_prefix_match_that_cannot_reach_the_threshold():
+    """a and b share one word, inside both prefixes but late in them (positions 2 and 3 of 10,
+    after words rarer than it): prefix filtering alone makes them a candidate, but at most
+    1 + min(10 - 2, 10 - 3) = 8 words can be shared, below the 0.8 / 1.8 * 20 = 8.9 that
+    J >= 0.8 needs, so the positional filter drops the pair before verification."""
+    x, y = [f"x{i}" for i in range(8)], [f"y{i}" for i in range(7)]
+    words = {"a": ["a1", "s", *x], "b": ["b1", "b2", "s", *y], "c": x, "d": x, "e": y, "f": y}
+    options = settings_for(shingle_type="word", shingle_size=1, threshold=0.8, method="exact")
+    with duckdb.connect() as con:
+        load_documents(con, {name: " ".join(w) for name, w in words.items()}, options)
+        run_stages(con, options, until="candidates", start="shingles")
+        candidates = rows(
+            con,
+            "select a.id, b.id from candidates join documents a on a.doc_id = doc_id_a "
+            "join documents b on b.doc_id = doc_id_b order by all",
+        )
+    # a contains c and d (J = 8/10 = 0.8: real pairs); b (10 words) and e, f (7) fail the size filter
+    assert candidates == [("a", "c"), ("a", "d"), ("c", "d"), ("e", "f")]
+
+
 @pytest.mark.slow  # many hypothesis examples, each a full pipeline: the second phase
 @settings(max_examples=150, deadline=None)
 @given(

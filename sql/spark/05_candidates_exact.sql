@@ -42,3 +42,5 @@ join prefixes as b
     and (a.n_shingles < b.n_shingles or (a.n_shingles = b.n_shingles and a.doc_id < b.doc_id))
     and a.n_shingles >= $threshold * b.n_shingles - 1e-9
 group by all
+having count(*) + least(min(a.n_shingles - a.position), min(b.n_shingles - b.position))
+    >= $threshold / (1 + $threshold) * (max(a.n_shingles) + max(b.n_shingles)) - 1e-9
