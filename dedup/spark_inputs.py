@@ -187,9 +187,15 @@ def _table_reader(session: Any, path: str) -> Any:
     if lower.endswith(".parquet"):
         return session.read.parquet(path)
     if lower.endswith((".csv", ".tsv")):
-        return session.read.options(
-            header=True, multiLine=True, inferSchema=True, escape='"', sep="\t" if lower.endswith(".tsv") else ","
+        from pyspark.sql import functions as F
+
+        # Every cell is the text it holds, as the DuckDB engine reads it (dedup/corpus/read.py): no
+        # inferred types (the id 007 stays 007, not 7) and an empty cell is an empty string (Spark
+        # reads it as NULL, which skipped an empty text as "text is NULL" and refused an empty id).
+        frame = session.read.options(
+            header=True, multiLine=True, inferSchema=False, escape='"', sep="\t" if lower.endswith(".tsv") else ","
         ).csv(path)
+        return frame.withColumns({name: F.coalesce(frame[name], F.lit("")) for name in frame.columns})
     return session.read.json(path)
 
 

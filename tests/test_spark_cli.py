@@ -65,6 +65,25 @@ def test_lines_and_tables_with_traps_give_byte_identical_pairs(spark, tmp_path):
     assert "1 skipped" in summary
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("suffix,sep", [(".csv", ","), (".tsv", "\t")])
+def test_csv_cells_are_read_as_their_text_as_on_duckdb(spark, tmp_path, suffix, sep):
+    """Spark inferred the column types (ids 007 and 0042 became 7 and 42) and read an empty cell
+    as NULL (an empty text skipped, an empty id refused): the DuckDB engine reads the text."""
+    fox = "the quick brown fox jumps over the lazy dog"
+    rows = [("007", fox), ("0042", fox + "!"), ("5", "NA"), ("6", ""), ("8", "12345"), ("9", "12345.0")]
+    table = tmp_path / f"t{suffix}"
+    table.write_text("id" + sep + "text\n" + "".join(f"{i}{sep}{t}\n" for i, t in rows))
+    duck, spark_pairs, summary = run_both(tmp_path, [str(table)], "--threshold", "0.5", "-k", "3")
+    assert duck == spark_pairs
+    assert duck.decode().splitlines()[1].startswith("0042,007,")
+    assert "6 read = 5 processed + 1 empty + 0 skipped" in summary
+    empty_id = tmp_path / f"empty_id{suffix}"
+    empty_id.write_text("id" + sep + "text\n" + sep + fox + "\n7" + sep + fox + "\n")
+    duck, spark_pairs, _ = run_both(tmp_path, [str(empty_id)], "--threshold", "0.5", "-k", "3")
+    assert duck == spark_pairs and duck.count(b"\n") == 2
+
+
 def test_spark_without_java_fails_with_one_line_saying_how_to_get_it(tmp_path):
     env = {key: value for key, value in os.environ.items() if key != "JAVA_HOME"}
     env["PATH"] = str(tmp_path)  # no java here
