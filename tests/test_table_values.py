@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pyarrow.csv as pcsv
 import pytest
@@ -63,3 +64,33 @@ def test_deduplicated_csv_keeps_every_other_cell_as_written(tmp_path):
     assert result.exit_code == 0, result.output
     kept = pcsv.read_csv(out, convert_options=pcsv.ConvertOptions(column_types={"zip": "string"}))
     assert kept.column("zip").to_pylist() == ["00501", "1e3"]
+
+
+def write_jsonl(path, rows: list[dict]) -> None:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+
+
+def test_jsonl_strings_that_look_like_dates_stay_strings(tmp_path):
+    corpus = tmp_path / "docs.jsonl"
+    ids = ["2024-01-01", "2024-01-02T10:00:00"]
+    write_jsonl(corpus, [{"id": ids[0], "text": "2024-01-01"}, {"id": ids[1], "text": "2024-01-01"}])
+    assert [(p["id_a"], p["id_b"]) for p in run_csv([str(corpus)])] == [tuple(ids)]
+
+
+def test_deduplicated_jsonl_keeps_date_strings(tmp_path):
+    corpus, out = tmp_path / "docs.jsonl", tmp_path / "kept.jsonl"
+    write_jsonl(corpus, [{"id": "a", "day": "2024-01-01", "text": TEXT}, {"id": "b", "day": "2024-01-02", "text": "x"}])
+    result = runner.invoke(
+        app, ["run", str(corpus), "-q", "--write-deduplicated", str(out), "-o", str(tmp_path / "p.csv")]
+    )
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line)["day"] for line in out.read_text().splitlines()] == ["2024-01-01", "2024-01-02"]
+
+
+def test_jsonl_ids_beyond_64_bits_are_refused_not_rounded(tmp_path):
+    corpus = tmp_path / "docs.jsonl"
+    corpus.write_text(f'{{"id": 12345678901234567891, "text": "{TEXT}"}}\n{{"id": 5, "text": "{TEXT}"}}\n')
+    result = runner.invoke(app, ["run", str(corpus), "-q"])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+    assert "id column 'id' holds integers beyond 64 bits" in result.output

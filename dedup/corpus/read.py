@@ -6,6 +6,7 @@ each with a reason, so that every input is accounted for: read = loaded + skippe
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -345,7 +346,23 @@ def _read_table(
 ) -> None:
     if path.is_file() and path.stat().st_size == 0:
         return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
-    _read_arrow(corpus, load_table(path, delimiter), str(path), id_column, text_column, prefix)
+    table = load_table(path, delimiter)
+    if table_format(path) == "jsonl":
+        _check_json_ids(table, path, id_column or "id")
+    _read_arrow(corpus, table, str(path), id_column, text_column, prefix)
+
+
+def _check_json_ids(table: pa.Table, path: Path, id_name: str) -> None:
+    """pyarrow reads a JSON integer beyond the signed 64-bit range as a float, rounded (a uint64
+    hash id 12345678901234567891 became 1.2345678901234567e+19): refused, never a renamed document."""
+    if id_name not in table.column_names or not pa.types.is_floating(table.column(id_name).type):
+        return
+    for value in table.column(id_name).to_pylist():
+        if value is not None and math.isfinite(value) and abs(value) >= 2**53 and value == int(value):
+            raise InputError(
+                f"{path}: id column {id_name!r} holds integers beyond 64 bits, read rounded (e.g. as {value!r}): "
+                "write the ids as JSON strings"
+            )
 
 
 def _read_arrow(
@@ -388,12 +405,35 @@ def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
             return pq.read_table(path)
         if kind in ("csv", "tsv"):
             return _load_csv(path, delimiter or ("\t" if kind == "tsv" else ","))
-        import pyarrow.json as pjson
-
-        return pjson.read_json(path)
+        return _load_json(path)
     except (pa.ArrowInvalid, OSError) as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise InputError(f"cannot read table {path}: {message}") from None
+
+
+def _load_json(path: Path) -> pa.Table:
+    """JSON lines, where a string stays a string: pyarrow reads one that looks like a date or a
+    time as a timestamp (the id "2024-01-01" became 2024-01-01 00:00:00.000000), so a table with
+    such columns is read again with them declared strings."""
+    import pyarrow.json as pjson
+
+    table = pjson.read_json(path)
+    schema = pa.schema([field.with_type(_timestamps_as_strings(field.type)) for field in table.schema])
+    if schema == table.schema:
+        return table
+    return pjson.read_json(path, parse_options=pjson.ParseOptions(explicit_schema=schema))
+
+
+def _timestamps_as_strings(kind: pa.DataType) -> pa.DataType:
+    if pa.types.is_temporal(kind):  # JSON has no dates or times: pyarrow inferred it from strings
+        return pa.string()
+    if pa.types.is_struct(kind):
+        return pa.struct(
+            [kind.field(i).with_type(_timestamps_as_strings(kind.field(i).type)) for i in range(kind.num_fields)]
+        )
+    if pa.types.is_list(kind):
+        return pa.list_(kind.value_field.with_type(_timestamps_as_strings(kind.value_type)))
+    return kind
 
 
 def _load_csv(path: Path, delimiter: str) -> pa.Table:
