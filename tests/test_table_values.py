@@ -11,7 +11,9 @@ import csv
 import io
 import json
 
+import pyarrow as pa
 import pyarrow.csv as pcsv
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
@@ -94,3 +96,52 @@ def test_jsonl_ids_beyond_64_bits_are_refused_not_rounded(tmp_path):
     assert result.exit_code == 1
     assert result.output.startswith("Error: ") and result.output.count("\n") == 1
     assert "id column 'id' holds integers beyond 64 bits" in result.output
+
+
+def test_parquet_id_and_text_columns_of_every_plain_type_are_read(tmp_path):
+    corpus = tmp_path / "docs.parquet"
+    table = pa.table(
+        {
+            "id": pa.array([2**64 - 1, 2**63, 5], pa.uint64()),  # hash ids beyond the signed range
+            "text": pa.array([TEXT, TEXT, "something else"]).dictionary_encode(),  # a pandas category
+            "body": pa.array([TEXT, TEXT, "other"], pa.string_view()),
+        }
+    )
+    pq.write_table(table, corpus)
+    assert [(p["id_a"], p["id_b"]) for p in run_csv([str(corpus)])] == [(str(2**63), str(2**64 - 1))]
+    assert len(run_csv([str(corpus), "--text-column", "body"])) == 1
+
+
+@pytest.mark.parametrize(
+    "column,message",
+    [
+        (pa.array([[1], [2]]), "id column 'id' has type list<element: int64>; ids are numbers or strings"),
+        (pa.array([{"a": 1}, {"a": 2}]), "id column 'id' has type struct<a: int64>; ids are numbers or strings"),
+        (pa.array([b"a\xff", b"b"]), "id column 'id' holds text that is not valid UTF-8"),
+    ],
+)
+def test_ids_that_cannot_be_ids_are_one_line_errors(tmp_path, column, message):
+    corpus = tmp_path / "docs.parquet"
+    pq.write_table(pa.table({"id": column, "text": [TEXT, TEXT]}), corpus)
+    result = runner.invoke(app, ["run", str(corpus), "-q"])
+    assert (result.exit_code, result.output) == (1, f"Error: {corpus}: {message}\n")
+
+
+def test_table_text_that_is_not_utf8_is_a_one_line_error(tmp_path):
+    corpus = tmp_path / "docs.jsonl"
+    corpus.write_bytes(b'{"id": "a", "text": "caf\xe9"}\n{"id": "b", "text": "cafe"}\n')
+    result = runner.invoke(app, ["run", str(corpus), "-q"])
+    assert (result.exit_code, result.output) == (
+        1,
+        f"Error: {corpus}: text column 'text' holds text that is not valid UTF-8\n",
+    )
+
+
+def test_a_column_named_twice_is_a_one_line_error(tmp_path):
+    corpus = tmp_path / "docs.csv"
+    corpus.write_text(f"id,text,text\na,{TEXT},x\nb,{TEXT},y\n")
+    result = runner.invoke(app, ["run", str(corpus), "-q"])
+    assert (result.exit_code, result.output) == (
+        1,
+        f"Error: {corpus}: 2 columns are named 'text'; which one is meant?\n",
+    )

@@ -56,7 +56,10 @@ class Corpus:
         return sum(1 for e in self.encodings if e == "latin-1")
 
     def to_arrow(self) -> pa.Table:
-        ids = pa.array(self.ids)
+        try:
+            ids = pa.array(self.ids)
+        except OverflowError:  # an unsigned 64-bit id column with ids from 2^63
+            ids = pa.array(self.ids, pa.uint64())
         if not (pa.types.is_integer(ids.type) or pa.types.is_string(ids.type) or pa.types.is_null(ids.type)):
             ids = ids.cast(pa.string())
         if pa.types.is_null(ids.type):
@@ -373,14 +376,19 @@ def _read_arrow(
         raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, columns))}")
     if id_column is not None and id_column not in columns:
         raise InputError(f"{path}: no id column {id_column!r}; columns are {', '.join(map(repr, columns))}")
-    texts = table.column(text_column)
+    id_name = id_column if id_column is not None else ("id" if "id" in columns else None)
+    for name in (text_column, id_name):
+        if name is not None and columns.count(name) > 1:
+            raise InputError(f"{path}: {columns.count(name)} columns are named {name!r}; which one is meant?")
+    texts = _decoded(table.column(text_column), path, "text", text_column)
     if not (pa.types.is_string(texts.type) or pa.types.is_large_string(texts.type) or pa.types.is_null(texts.type)):
         raise InputError(f"{path}: text column {text_column!r} has type {texts.type}, expected strings")
-    id_name = id_column if id_column is not None else ("id" if "id" in columns else None)
     if id_name is not None:
-        ids = table.column(id_name)
+        ids = _decoded(table.column(id_name), path, "id", id_name)
         if ids.null_count:
             raise InputError(f"{path}: id column {id_name!r} has {ids.null_count} empty (NULL) values")
+        if pa.types.is_nested(ids.type):
+            raise InputError(f"{path}: id column {id_name!r} has type {ids.type}; ids are numbers or strings")
         id_values = ids.to_pylist()
     else:
         id_values = list(range(1, table.num_rows + 1))
@@ -391,6 +399,26 @@ def _read_arrow(
             corpus.skipped.append(Skipped(str(doc_id), "text is NULL"))
         else:
             corpus.add(doc_id, text)
+
+
+def _decoded(column: pa.ChunkedArray, path: str, role: str, name: str) -> pa.ChunkedArray:
+    """A column's values as plain arrays: dictionary-encoded columns (a pandas category) decoded,
+    string views as strings, bytes as UTF-8 text; text that is not valid UTF-8 is an error that
+    names the column (Parquet and JSON readers do not check it)."""
+    kind = column.type
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if pa.types.is_string_view(kind) or pa.types.is_binary_view(kind) or pa.types.is_large_binary(kind):
+        kind = pa.large_string()
+    elif pa.types.is_binary(kind):
+        kind = pa.string()
+    try:
+        column = column.cast(kind) if kind != column.type else column
+        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            column.validate(full=True)
+    except pa.ArrowInvalid:
+        raise InputError(f"{path}: {role} column {name!r} holds text that is not valid UTF-8") from None
+    return column
 
 
 def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
