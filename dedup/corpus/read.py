@@ -163,14 +163,14 @@ def read_corpus(
             raise UsageError(f"input not found: {path}")
         if is_table(path, lines):
             _read_table(
-                corpus, path, id_column, text_column, prefix=str(path) if prefixed else None, delimiter=delimiter
+                corpus, path, id_column, text_column, prefix=path_id(path) if prefixed else None, delimiter=delimiter
             )
         elif path.is_dir():
             _read_folder(corpus, path, prefix=path if prefixed else None, include_hidden=include_hidden)
         elif lines:
-            _read_lines(corpus, path, prefix=str(path) if prefixed else None)
+            _read_lines(corpus, path, prefix=path_id(path) if prefixed else None)
         else:
-            _read_file(corpus, path, str(path))
+            _read_file(corpus, path, path_id(path))
             _note_many_lines(corpus, path)
     _check_unique(corpus.ids)
     return corpus
@@ -180,7 +180,7 @@ MANY_LINES = 10  # a file given alone with this many lines was probably meant as
 
 
 def _note_many_lines(corpus: Corpus, path: Path) -> None:
-    if not corpus.ids or corpus.ids[-1] != str(path):
+    if not corpus.ids or corpus.ids[-1] != path_id(path):
         return  # skipped (binary, unreadable): the summary lists it already
     lines = corpus.texts[-1].count("\n") + (not corpus.texts[-1].endswith("\n"))
     if lines >= MANY_LINES:
@@ -273,12 +273,18 @@ def walk_folder(root: Path, include_hidden: bool) -> Iterator[tuple[str, Path, s
 
 
 def _relative(path: Path, root: Path) -> str:
-    return path.relative_to(root).as_posix()
+    return path_id(path.relative_to(root))
+
+
+def path_id(path: Path) -> str:
+    """A path as a document id: the bytes of a name that are not UTF-8 (held by Python as surrogate
+    escapes, which Arrow cannot store) written as \\xNN, as Python's backslashreplace shows them."""
+    return path.as_posix().encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _read_folder(corpus: Corpus, root: Path, prefix: Path | None, include_hidden: bool) -> None:
     for relative, path, reason in walk_folder(root, include_hidden):
-        doc_id = (prefix / relative).as_posix() if prefix is not None else relative
+        doc_id = path_id(prefix / relative) if prefix is not None else relative
         if reason is not None:
             corpus.skipped.append(Skipped(doc_id, reason))
             continue
