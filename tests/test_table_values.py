@@ -145,3 +145,22 @@ def test_a_column_named_twice_is_a_one_line_error(tmp_path):
         1,
         f"Error: {corpus}: 2 columns are named 'text'; which one is meant?\n",
     )
+
+
+@pytest.mark.parametrize("suffix,delimiter", [(".csv", ","), (".tsv", "\t")])
+def test_a_stray_quote_that_would_join_rows_is_an_error_naming_its_line(tmp_path, suffix, delimiter):
+    corpus = tmp_path / f"docs{suffix}"
+    rows = ["id", "text"], ["1", '"Hello world'], ["2", "foo bar baz"], ["3", 'bar" she said'], ["4", "last one"]
+    corpus.write_text("".join(delimiter.join(row) + "\n" for row in rows))
+    result = runner.invoke(app, ["run", str(corpus), "-q"])
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: {corpus}: line 4: a quoted value does not end at a {delimiter!r}")
+    assert result.output.count("\n") == 1
+
+
+def test_quoted_values_spanning_lines_are_read_whole(tmp_path):
+    corpus = tmp_path / "docs.csv"
+    long_text = "\n".join(TEXT for _ in range(4000))  # past Python csv's default field limit of 128 KiB
+    with corpus.open("w", newline="") as f:
+        csv.writer(f).writerows([["id", "text"], ["a", long_text], ["b", long_text + '\r\n"quoted"'], ["c", "x"]])
+    assert [(p["id_a"], p["id_b"]) for p in run_csv([str(corpus)])] == [("a", "b")]

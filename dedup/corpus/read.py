@@ -496,7 +496,40 @@ def _load_csv(path: Path, delimiter: str) -> pa.Table:
             f"{path}: line {_line_of(path, row.text)}: expected {row.expected_columns} fields separated by "
             f"{delimiter!r}, got {row.actual_columns}: {row.text[:60]!r} (give --delimiter if it is another one)"
         )
+    if any(_has_line_breaks(column) for column in table.columns):
+        _check_quotes(path, delimiter)
     return table
+
+
+def _has_line_breaks(column: pa.ChunkedArray) -> bool:
+    import pyarrow.compute as pc
+
+    return bool(pc.any(pc.match_substring_regex(column, "[\r\n]")).as_py())
+
+
+def _check_quotes(path: Path, delimiter: str) -> None:
+    """A value spanning lines is a quoted one; pyarrow also ends a quote where a stray quote
+    character is followed by more text (`3,bar" she said`), which silently joined every row from
+    a field opening with a stray quote up to it into one value. Python's csv in strict mode
+    refuses such a quote, so a file with values spanning lines is checked with it."""
+    import csv
+    import gzip
+
+    opener = gzip.open if path.suffix.lower() in COMPRESSED else open
+    limit = csv.field_size_limit(sys.maxsize)  # a document may be longer than csv's 128 KiB
+    try:
+        with opener(path, "rt", encoding="utf-8-sig", newline="") as file:
+            reader = csv.reader(file, delimiter=delimiter, strict=True)
+            try:
+                for _ in reader:
+                    pass
+            except csv.Error as error:
+                raise InputError(
+                    f"{path}: line {reader.line_num}: a quoted value does not end at a {delimiter!r} or a line end "
+                    f"({error}); a stray quote would join the rows up to the next quote into one value"
+                ) from None
+    finally:
+        csv.field_size_limit(limit)
 
 
 def _line_of(path: Path, row: str) -> str:
