@@ -300,6 +300,24 @@ def test_empty_parquet_still_checks_its_columns(tmp_path):
     )
 
 
+def test_parquet_files_a_dataset_leaves_out_are_listed_as_skipped(tmp_path):
+    dataset = tmp_path / "docs.parquet"
+    for name in ("a.parquet", "sub/b.parquet", "_part.parquet", ".hidden.parquet", "_temporary/0/c.parquet"):
+        (dataset / name).parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(pa.table({"text": [f"{TEXT} {name}"]}), dataset / name)
+    (dataset / "_SUCCESS").write_bytes(b"")  # a marker, not a table: not listed
+    result = runner.invoke(app, ["run", str(dataset), "--db", str(tmp_path / "r.duckdb"), "--show-skipped"])
+    assert result.exit_code == 0, result.output
+    assert "documents: 5 read = 2 processed + 0 empty + 3 skipped" in result.stderr
+    con = duckdb.connect(str(tmp_path / "r.duckdb"), read_only=True)
+    reason = "not read: a Parquet dataset leaves out names starting with . or _"
+    assert con.execute("select source, reason from skipped order by source").fetchall() == [
+        (f"{dataset}/.hidden.parquet", reason),
+        (f"{dataset}/_part.parquet", reason),
+        (f"{dataset}/_temporary/0/c.parquet", reason),
+    ]
+
+
 # -- options -----------------------------------------------------------------------------------
 
 

@@ -356,9 +356,21 @@ def _read_table(
     if path.is_file() and path.stat().st_size == 0:
         return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
     table = load_table(path, delimiter)
+    if path.is_dir():
+        _list_left_out(corpus, path)
     if table_format(path) == "jsonl":
         _check_json_ids(table, path, id_column or "id")
     _read_arrow(corpus, table, str(path), id_column, text_column, prefix)
+
+
+def _list_left_out(corpus: Corpus, root: Path) -> None:
+    """A Parquet dataset's reader leaves out names starting with `.` or `_` (Spark's `_SUCCESS`,
+    `_temporary/`): a .parquet file among them may hold documents, so it is listed as skipped."""
+    for file in sorted(root.rglob("*.parquet")):
+        if file.is_file() and any(part.startswith((".", "_")) for part in file.relative_to(root).parts):
+            corpus.skipped.append(
+                Skipped(path_id(file), "not read: a Parquet dataset leaves out names starting with . or _")
+            )
 
 
 def _check_json_ids(table: pa.Table, path: Path, id_name: str) -> None:
