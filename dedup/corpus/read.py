@@ -398,11 +398,11 @@ def _read_arrow(
     for name in (text_column, id_name):
         if name is not None and columns.count(name) > 1:
             raise InputError(f"{path}: {columns.count(name)} columns are named {name!r}; which one is meant?")
-    texts = _decoded(table.column(text_column), path, "text", text_column)
+    texts = decoded_column(table.column(text_column), path, "text", text_column)
     if not (pa.types.is_string(texts.type) or pa.types.is_large_string(texts.type) or pa.types.is_null(texts.type)):
         raise InputError(f"{path}: text column {text_column!r} has type {texts.type}, expected strings")
     if id_name is not None:
-        ids = _decoded(table.column(id_name), path, "id", id_name)
+        ids = decoded_column(table.column(id_name), path, "id", id_name)
         if ids.null_count:
             raise InputError(f"{path}: id column {id_name!r} has {ids.null_count} empty (NULL) values")
         if pa.types.is_nested(ids.type):
@@ -419,7 +419,7 @@ def _read_arrow(
             corpus.add(doc_id, text)
 
 
-def _decoded(column: pa.ChunkedArray, path: str, role: str, name: str) -> pa.ChunkedArray:
+def decoded_column(column: pa.ChunkedArray, path: str, role: str, name: str) -> pa.ChunkedArray:
     """A column's values as plain arrays: dictionary-encoded columns (a pandas category) decoded,
     string views as strings, bytes as UTF-8 text; text that is not valid UTF-8 is an error that
     names the column (Parquet and JSON readers do not check it)."""
