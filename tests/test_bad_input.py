@@ -352,3 +352,20 @@ def test_bad_options_are_one_line_errors(tmp_path, tiny_corpus, options, code, m
     assert result.exit_code == code
     assert result.stderr == f"Error: {message.replace('{tmp}', str(tmp_path))}\n"
     assert (tiny_corpus / "copy.txt").read_bytes() == before  # a non-DuckDB --db is never overwritten
+
+
+@pytest.mark.parametrize("target", ["docs.csv", "folder/old.csv"])
+@pytest.mark.parametrize("option", ["--output", "--export"])
+def test_a_result_file_that_is_an_input_is_refused_before_it_is_overwritten(tmp_path, target, option):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "docs.csv").write_text(f"id,text\na,{TEXT}\nb,{TEXT}\n")
+    (tmp_path / "folder" / "old.csv").write_text(TEXT)
+    before = (tmp_path / target).read_bytes()
+    value = str(tmp_path / target) if option == "--output" else f"pairs={tmp_path / target}"
+    source = tmp_path / target.split("/")[0]
+    result = runner.invoke(app, ["run", str(source), "-q", option, value])
+    assert result.exit_code == 2
+    assert (
+        result.stderr == f"Error: {option} {tmp_path / target} would overwrite the input {source}: write it elsewhere\n"
+    )
+    assert (tmp_path / target).read_bytes() == before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 import pyarrow as pa
@@ -28,6 +29,20 @@ def check_target(settings: Settings, out: Path) -> None:
         raise UsageError(f"folder of the output does not exist: {out.parent}")
     if is_table(source, settings.lines) and out.suffix.lower() not in FORMATS:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
+
+
+def check_not_an_input(inputs: Iterable[Path], target: Path, option: str) -> None:
+    """Refuse a file the run writes (--output, --export) that is one it reads: an input file, or a
+    file below an input folder; the run would read it, then replace it with its result."""
+    if not target.exists():
+        return
+    resolved = target.resolve()
+    for source in inputs:
+        if source == STDIN or not source.exists():
+            continue
+        root = source.resolve()
+        if resolved == root or (root.is_dir() and root in resolved.parents):
+            raise UsageError(f"{option} {target} would overwrite the input {source}: write it elsewhere")
 
 
 def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]) -> None:
