@@ -408,7 +408,14 @@ def _load_csv(path: Path, delimiter: str) -> pa.Table:
         return "skip"
 
     options = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True, invalid_row_handler=invalid)
-    table = pcsv.read_csv(path, parse_options=options)
+    # Every cell is read as the text it holds: inferred types turned the id 007 into 7, a 20-digit
+    # id into a rounded float, a date into a timestamp and the text NA into NULL, and would write
+    # them back so in --write-deduplicated. Empty cells are empty strings (strings_can_be_null).
+    with pcsv.open_csv(path, parse_options=options) as reader:
+        names = reader.schema.names
+    bad.clear()
+    convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string()))
+    table = pcsv.read_csv(path, parse_options=options, convert_options=convert)
     if bad:
         row = bad[0]
         raise InputError(
