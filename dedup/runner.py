@@ -1,8 +1,8 @@
 """A run's plan executed on one engine, stage by stage: a stage that finished earlier with the same
 fingerprint is reused; any other runs in its own atomic step together with its checkpoint, and
-every later stage runs too (its input changed). A group of several stages (dedup.stages:
-BATCHED_STAGES on DuckDB) runs on batches of consecutive doc_ids, each batch in memory, appending
-to the tables.
+every later stage runs too (its input changed). A batched group (dedup.stages: BATCHED_ON, on
+DuckDB) runs on batches of documents or of candidates, each batch in memory, appending to the
+tables.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def run_stages(
     the documents stage wrote it."""
     reports: list[StageReport] = []
     rerun = False
-    for group in plan.groups:
+    for group, batched_on in zip(plan.groups, plan.batched_on, strict=True):
         fingerprints = []
         for _, statement in group:
             fingerprint = statement.fingerprint(fingerprint)
@@ -42,8 +42,8 @@ def run_stages(
         with engine.atomic(STAGES_KEPT):
             for stage, _ in group:
                 done.start(stage.name)
-            batches = engine.fetch_rows(plan.query("batch_ranges")) if len(group) > 1 else []
-            seconds = _run_group(engine, plan, group, batches, progress)
+            batches = engine.fetch_rows(plan.query("batch_ranges", batched_on)) if batched_on else []
+            seconds = _run_group(engine, plan, group, batched_on, batches, progress)
             for (stage, _), stage_fingerprint in zip(group, fingerprints, strict=True):
                 rows = done.record(stage.name, stage_fingerprint, plan.options)
                 reports.append(StageReport(stage.name, rows, seconds[stage.name]))
@@ -52,12 +52,17 @@ def run_stages(
 
 
 def _run_group(
-    engine: Engine, plan: Plan, group: tuple[Step, ...], batches: list[tuple[int, ...]], progress: Progress
+    engine: Engine,
+    plan: Plan,
+    group: tuple[Step, ...],
+    batched_on: str | None,
+    batches: list[tuple[int, ...]],
+    progress: Progress,
 ) -> dict[str, float]:
-    """Run the group's stages on the whole tables or, given several batches, on each batch of
-    documents in the staging schema, which shadows main (as `index add` stages new documents),
-    appending each batch's rows to the main tables."""
-    staged = len(batches) > 1
+    """Run the group's stages on the whole tables or, given several batches, on each batch of the
+    `batched_on` table in the staging schema, which shadows main (as `index add` stages new
+    documents), appending each batch's rows to the main tables."""
+    staged = batched_on if len(batches) > 1 else None  # the table the batches are cut from
     seconds = {stage.name: 0.0 for stage, _ in group}
     if staged:
         engine.execute(plan.query("staging_create"))
@@ -65,7 +70,7 @@ def _run_group(
     try:
         for number, (first, last) in enumerate(batches if staged else [(0, 0)]):
             if staged:
-                engine.create_table("documents", plan.query("batch_documents").with_values(first=first, last=last))
+                engine.create_table(staged, plan.query("batch", staged).with_values(first=first, last=last))
             for stage, statement in group:
                 progress.start(stage.name)
                 clock = time.perf_counter()
@@ -77,7 +82,7 @@ def _run_group(
                     engine.unregister("raw_documents")
                 seconds[stage.name] += time.perf_counter() - clock
         if staged:
-            for name in ("documents", *seconds):
+            for name in (staged, *seconds):
                 engine.execute(plan.query("staging_drop", name))
     finally:
         if staged:

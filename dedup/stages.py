@@ -87,15 +87,19 @@ def compile_stages(settings: Settings, dialect: str = "duckdb") -> list[tuple[St
     return [(s, bind(s.name, dialect, fill(read_sql(s.file, dialect).text, fragments), values)) for s in stages]
 
 
-# On DuckDB the per-document stages whose memory would grow with the corpus (a DISTINCT over every
-# shingle occurrence, a 128-column GROUP BY over every document) run on batches of consecutive
-# doc_ids, each batch in memory (dedup.runner); Spark partitions the work itself.
-BATCHED_STAGES = ("shingles", "signatures")
+# On DuckDB the stages whose memory would grow with the corpus run on batches, each batch in
+# memory (dedup.runner), by the table a batch is cut from: the per-document stages (a DISTINCT over
+# every shingle occurrence, a 128-column GROUP BY over every document) on batches of consecutive
+# doc_ids, the verification (a join over the shingles of every candidate's two documents) on
+# batches of candidates by doc_id_a. Spark partitions the work itself.
+BATCHED_ON = {"shingles": "documents", "signatures": "documents", "verified": "candidates"}
 BATCHED_DIALECTS = ("duckdb",)
-# A batch holds at most this many documents and about this many characters of normalized text
-# (about as many shingle occurrences): ~1 GB of DuckDB memory at most.
+# A batch of documents holds at most this many documents and about this many characters of
+# normalized text (about as many shingle occurrences): ~1 GB of DuckDB memory at most.
 BATCH_DOCUMENTS = 100_000
 BATCH_CHARACTERS = 16_000_000
+# A batch of candidates joins about this many shingle rows of their documents.
+BATCH_SHINGLES = 20_000_000
 
 Step = tuple[Stage, Statement]
 
@@ -105,12 +109,14 @@ class Plan:
     """A run's statements, compiled from its settings for one dialect before any engine opens.
 
     groups: the stages in order, each with the statement that fingerprints and runs it; a group
-    of several stages runs batch by batch. queries: the other statements the run executes, by
-    name (`query(name, table)` for those made per table)."""
+    of several stages runs batch by batch. batched_on: per group, the table its batches are cut
+    from (None: the group runs on whole tables). queries: the other statements the run executes,
+    by name (`query(name, table)` for those made per table)."""
 
     dialect: str
     options: Mapping[str, object]  # as recorded in the runs table
     groups: tuple[tuple[Step, ...], ...]
+    batched_on: tuple[str | None, ...]
     queries: Mapping[str, Statement]
 
     def query(self, name: str, table: str | None = None) -> Statement:
@@ -122,22 +128,28 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
     steps = compile_stages(settings, dialect)
     batched = dialect in BATCHED_DIALECTS
     groups: list[list[Step]] = []
+    batched_on: list[str | None] = []
     for stage, statement in steps:
-        if batched and groups and stage.name in BATCHED_STAGES and groups[-1][-1][0].name in BATCHED_STAGES:
+        table = BATCHED_ON.get(stage.name) if batched else None
+        if table is not None and batched_on and batched_on[-1] == table:
             groups[-1].append((stage, statement))
         else:
             groups.append([(stage, statement)])
+            batched_on.append(table)
     queries = {
         name: query(name, dialect=dialect)
         for name in ("skipped", "dropped_documents", "export_pairs")
         + (("staging_create", "staging_enter", "staging_leave") if batched else ())
         + (("spark_input_digest", "spark_skipped") if dialect == "spark" else ())
     }
-    if batched:
-        sizes = {"characters": BATCH_CHARACTERS, "documents": BATCH_DOCUMENTS}
-        queries["batch_ranges"] = query("batch_ranges", sizes, dialect)
-        queries["batch_documents"] = query("batch_documents", {"first": None, "last": None}, dialect)
-        for name in ("documents", *BATCHED_STAGES):
+    sizes = {
+        "documents": {"characters": BATCH_CHARACTERS, "documents": BATCH_DOCUMENTS},
+        "candidates": {"shingles": BATCH_SHINGLES},
+    }
+    for table in dict.fromkeys(t for t in batched_on if t is not None):
+        queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect)
+        queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect)
+        for name in (table, *(stage for stage, on in BATCHED_ON.items() if on == table)):
             for kind in ("staging_keep", "staging_append", "staging_drop"):
                 queries[f"{kind} {name}"] = query(kind, dialect=dialect, table=quote_identifier(name))
-    return Plan(dialect, settings.options(), tuple(tuple(group) for group in groups), queries)
+    return Plan(dialect, settings.options(), tuple(tuple(group) for group in groups), tuple(batched_on), queries)

@@ -1,4 +1,5 @@
-"""A large corpus runs the per-document stages in doc_id batches: the tables equal one batch's."""
+"""A large corpus runs the per-document stages in doc_id batches and verifies its candidates in
+batches by doc_id_a: the tables equal those of one batch."""
 
 from __future__ import annotations
 
@@ -35,10 +36,10 @@ def test_batches_give_the_tables_of_one_batch(tmp_path, monkeypatch, kind, docum
     batches = []
     original = runner._run_group
 
-    def counting(engine, plan, group, ranges, progress):
-        if len(group) > 1:
+    def counting(engine, plan, group, batched_on, ranges, progress):
+        if batched_on == "documents":
             batches.append(len(ranges))
-        return original(engine, plan, group, ranges, progress)
+        return original(engine, plan, group, batched_on, ranges, progress)
 
     monkeypatch.setattr(runner, "_run_group", counting)
     run_into(tmp_path / "many.duckdb", tmp_path / "c", shingle_type=kind)
@@ -49,6 +50,32 @@ def test_batches_give_the_tables_of_one_batch(tmp_path, monkeypatch, kind, docum
         stages = dict(con.execute("select stage, rows from stages").fetchall())
         assert stages["shingles"] == con.execute("select count(*) from shingles").fetchall()[0][0]
         assert stages["signatures"] == con.execute("select count(*) from signatures").fetchall()[0][0] > 40
+
+
+@pytest.mark.parametrize("method", ["lsh", "exact", "signature"])
+def test_candidates_verified_in_batches_give_the_tables_of_one_batch(tmp_path, monkeypatch, method):
+    write_folder(tmp_path / "c", planted_corpus(n_base=15, variants=3, seed=7))
+    run_into(tmp_path / "one.duckdb", tmp_path / "c", method=method)
+    monkeypatch.setattr(plan_stages, "BATCH_SHINGLES", 300)
+    batches = {}
+    original = runner._run_group
+
+    def counting(engine, plan, group, batched_on, ranges, progress):
+        batches[batched_on] = len(ranges)
+        return original(engine, plan, group, batched_on, ranges, progress)
+
+    monkeypatch.setattr(runner, "_run_group", counting)
+    run_into(tmp_path / "many.duckdb", tmp_path / "c", method=method)
+    assert batches["candidates"] > 3 and batches["documents"] == 1
+    for table in TABLES:
+        assert differing_rows(tmp_path / "one.duckdb", tmp_path / "many.duckdb", table) == 0, table
+    with duckdb.connect(str(tmp_path / "many.duckdb"), read_only=True) as con:
+        verified = con.execute("select count(*) from verified").fetchall()[0][0]
+        assert verified == con.execute("select count(*) from candidates").fetchall()[0][0] > 10
+        assert con.execute("select count(*) from pairs").fetchall()[0][0] > 5
+        assert con.execute(
+            "select count(*) from information_schema.tables where table_schema = 'staging'"
+        ).fetchall() == [(0,)]
 
 
 def test_a_batched_run_resumes(tmp_path, monkeypatch):

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from typer.testing import CliRunner
 
+from dedup.cli import app
 from dedup.corpus.read import read_corpus
 from dedup.errors import InputError, UsageError
 
@@ -106,3 +110,34 @@ def test_table_errors_name_the_columns(tmp_path):
 def test_missing_input_is_a_usage_error(tmp_path):
     with pytest.raises(UsageError, match="input not found"):
         read_corpus([tmp_path / "nope"])
+
+
+def test_file_names_that_are_not_utf8_are_ids_with_their_bytes_escaped(tmp_path):
+    folder = tmp_path / "c"
+    (folder / os.fsdecode(b"sub\xff")).mkdir(parents=True)
+    for name in (b"caf\xe9.txt", b"sub\xff/x.txt", b"cafe.txt"):
+        (folder / os.fsdecode(name)).write_text("the quick brown fox jumps over")
+    out = tmp_path / "kept"
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            str(folder),
+            "--threshold",
+            "0.5",
+            "--format",
+            "csv",
+            "-q",
+            "--keep",
+            "min-id",
+            "--write-deduplicated",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1:] == [
+        "caf\\xe9.txt,cafe.txt,1.0,1.0",
+        "caf\\xe9.txt,sub\\xff/x.txt,1.0,1.0",
+        "cafe.txt,sub\\xff/x.txt,1.0,1.0",
+    ]
+    assert os.listdir(os.fsencode(out)) == [b"caf\xe9.txt"]  # the survivor, written under its own name

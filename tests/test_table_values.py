@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
+import pyarrow as pa
 import pyarrow.csv as pcsv
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
@@ -63,3 +66,101 @@ def test_deduplicated_csv_keeps_every_other_cell_as_written(tmp_path):
     assert result.exit_code == 0, result.output
     kept = pcsv.read_csv(out, convert_options=pcsv.ConvertOptions(column_types={"zip": "string"}))
     assert kept.column("zip").to_pylist() == ["00501", "1e3"]
+
+
+def write_jsonl(path, rows: list[dict]) -> None:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+
+
+def test_jsonl_strings_that_look_like_dates_stay_strings(tmp_path):
+    corpus = tmp_path / "docs.jsonl"
+    ids = ["2024-01-01", "2024-01-02T10:00:00"]
+    write_jsonl(corpus, [{"id": ids[0], "text": "2024-01-01"}, {"id": ids[1], "text": "2024-01-01"}])
+    assert [(p["id_a"], p["id_b"]) for p in run_csv([str(corpus)])] == [tuple(ids)]
+
+
+def test_deduplicated_jsonl_keeps_date_strings(tmp_path):
+    corpus, out = tmp_path / "docs.jsonl", tmp_path / "kept.jsonl"
+    write_jsonl(corpus, [{"id": "a", "day": "2024-01-01", "text": TEXT}, {"id": "b", "day": "2024-01-02", "text": "x"}])
+    result = runner.invoke(
+        app, ["run", str(corpus), "-q", "--write-deduplicated", str(out), "-o", str(tmp_path / "p.csv")]
+    )
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line)["day"] for line in out.read_text().splitlines()] == ["2024-01-01", "2024-01-02"]
+
+
+def test_jsonl_ids_beyond_64_bits_are_refused_not_rounded(tmp_path):
+    corpus = tmp_path / "docs.jsonl"
+    corpus.write_text(f'{{"id": 12345678901234567891, "text": "{TEXT}"}}\n{{"id": 5, "text": "{TEXT}"}}\n')
+    result = runner.invoke(app, ["run", str(corpus), "-q"])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+    assert "id column 'id' holds integers beyond 64 bits" in result.output
+
+
+def test_parquet_id_and_text_columns_of_every_plain_type_are_read(tmp_path):
+    corpus = tmp_path / "docs.parquet"
+    table = pa.table(
+        {
+            "id": pa.array([2**64 - 1, 2**63, 5], pa.uint64()),  # hash ids beyond the signed range
+            "text": pa.array([TEXT, TEXT, "something else"]).dictionary_encode(),  # a pandas category
+            "body": pa.array([TEXT, TEXT, "other"], pa.string_view()),
+        }
+    )
+    pq.write_table(table, corpus)
+    assert [(p["id_a"], p["id_b"]) for p in run_csv([str(corpus)])] == [(str(2**63), str(2**64 - 1))]
+    assert len(run_csv([str(corpus), "--text-column", "body"])) == 1
+
+
+@pytest.mark.parametrize(
+    "column,message",
+    [
+        (pa.array([[1], [2]]), "id column 'id' has type list<element: int64>; ids are numbers or strings"),
+        (pa.array([{"a": 1}, {"a": 2}]), "id column 'id' has type struct<a: int64>; ids are numbers or strings"),
+        (pa.array([b"a\xff", b"b"]), "id column 'id' holds text that is not valid UTF-8"),
+    ],
+)
+def test_ids_that_cannot_be_ids_are_one_line_errors(tmp_path, column, message):
+    corpus = tmp_path / "docs.parquet"
+    pq.write_table(pa.table({"id": column, "text": [TEXT, TEXT]}), corpus)
+    result = runner.invoke(app, ["run", str(corpus), "-q"])
+    assert (result.exit_code, result.output) == (1, f"Error: {corpus}: {message}\n")
+
+
+def test_table_text_that_is_not_utf8_is_a_one_line_error(tmp_path):
+    corpus = tmp_path / "docs.jsonl"
+    corpus.write_bytes(b'{"id": "a", "text": "caf\xe9"}\n{"id": "b", "text": "cafe"}\n')
+    result = runner.invoke(app, ["run", str(corpus), "-q"])
+    assert (result.exit_code, result.output) == (
+        1,
+        f"Error: {corpus}: text column 'text' holds text that is not valid UTF-8\n",
+    )
+
+
+def test_a_column_named_twice_is_a_one_line_error(tmp_path):
+    corpus = tmp_path / "docs.csv"
+    corpus.write_text(f"id,text,text\na,{TEXT},x\nb,{TEXT},y\n")
+    result = runner.invoke(app, ["run", str(corpus), "-q"])
+    assert (result.exit_code, result.output) == (
+        1,
+        f"Error: {corpus}: 2 columns are named 'text'; which one is meant?\n",
+    )
+
+
+@pytest.mark.parametrize("suffix,delimiter", [(".csv", ","), (".tsv", "\t")])
+def test_a_stray_quote_that_would_join_rows_is_an_error_naming_its_line(tmp_path, suffix, delimiter):
+    corpus = tmp_path / f"docs{suffix}"
+    rows = ["id", "text"], ["1", '"Hello world'], ["2", "foo bar baz"], ["3", 'bar" she said'], ["4", "last one"]
+    corpus.write_text("".join(delimiter.join(row) + "\n" for row in rows))
+    result = runner.invoke(app, ["run", str(corpus), "-q"])
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: {corpus}: line 4: a quoted value does not end at a {delimiter!r}")
+    assert result.output.count("\n") == 1
+
+
+def test_quoted_values_spanning_lines_are_read_whole(tmp_path):
+    corpus = tmp_path / "docs.csv"
+    long_text = "\n".join(TEXT for _ in range(4000))  # past Python csv's default field limit of 128 KiB
+    with corpus.open("w", newline="") as f:
+        csv.writer(f).writerows([["id", "text"], ["a", long_text], ["b", long_text + '\r\n"quoted"'], ["c", "x"]])
+    assert [(p["id_a"], p["id_b"]) for p in run_csv([str(corpus)])] == [("a", "b")]

@@ -6,6 +6,7 @@ each with a reason, so that every input is accounted for: read = loaded + skippe
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -55,7 +56,10 @@ class Corpus:
         return sum(1 for e in self.encodings if e == "latin-1")
 
     def to_arrow(self) -> pa.Table:
-        ids = pa.array(self.ids)
+        try:
+            ids = pa.array(self.ids)
+        except OverflowError:  # an unsigned 64-bit id column with ids from 2^63
+            ids = pa.array(self.ids, pa.uint64())
         if not (pa.types.is_integer(ids.type) or pa.types.is_string(ids.type) or pa.types.is_null(ids.type)):
             ids = ids.cast(pa.string())
         if pa.types.is_null(ids.type):
@@ -159,14 +163,14 @@ def read_corpus(
             raise UsageError(f"input not found: {path}")
         if is_table(path, lines):
             _read_table(
-                corpus, path, id_column, text_column, prefix=str(path) if prefixed else None, delimiter=delimiter
+                corpus, path, id_column, text_column, prefix=path_id(path) if prefixed else None, delimiter=delimiter
             )
         elif path.is_dir():
             _read_folder(corpus, path, prefix=path if prefixed else None, include_hidden=include_hidden)
         elif lines:
-            _read_lines(corpus, path, prefix=str(path) if prefixed else None)
+            _read_lines(corpus, path, prefix=path_id(path) if prefixed else None)
         else:
-            _read_file(corpus, path, str(path))
+            _read_file(corpus, path, path_id(path))
             _note_many_lines(corpus, path)
     _check_unique(corpus.ids)
     return corpus
@@ -176,7 +180,7 @@ MANY_LINES = 10  # a file given alone with this many lines was probably meant as
 
 
 def _note_many_lines(corpus: Corpus, path: Path) -> None:
-    if not corpus.ids or corpus.ids[-1] != str(path):
+    if not corpus.ids or corpus.ids[-1] != path_id(path):
         return  # skipped (binary, unreadable): the summary lists it already
     lines = corpus.texts[-1].count("\n") + (not corpus.texts[-1].endswith("\n"))
     if lines >= MANY_LINES:
@@ -269,12 +273,18 @@ def walk_folder(root: Path, include_hidden: bool) -> Iterator[tuple[str, Path, s
 
 
 def _relative(path: Path, root: Path) -> str:
-    return path.relative_to(root).as_posix()
+    return path_id(path.relative_to(root))
+
+
+def path_id(path: Path) -> str:
+    """A path as a document id: the bytes of a name that are not UTF-8 (held by Python as surrogate
+    escapes, which Arrow cannot store) written as \\xNN, as Python's backslashreplace shows them."""
+    return path.as_posix().encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _read_folder(corpus: Corpus, root: Path, prefix: Path | None, include_hidden: bool) -> None:
     for relative, path, reason in walk_folder(root, include_hidden):
-        doc_id = (prefix / relative).as_posix() if prefix is not None else relative
+        doc_id = path_id(prefix / relative) if prefix is not None else relative
         if reason is not None:
             corpus.skipped.append(Skipped(doc_id, reason))
             continue
@@ -345,7 +355,23 @@ def _read_table(
 ) -> None:
     if path.is_file() and path.stat().st_size == 0:
         return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
-    _read_arrow(corpus, load_table(path, delimiter), str(path), id_column, text_column, prefix)
+    table = load_table(path, delimiter)
+    if table_format(path) == "jsonl":
+        _check_json_ids(table, path, id_column or "id")
+    _read_arrow(corpus, table, str(path), id_column, text_column, prefix)
+
+
+def _check_json_ids(table: pa.Table, path: Path, id_name: str) -> None:
+    """pyarrow reads a JSON integer beyond the signed 64-bit range as a float, rounded (a uint64
+    hash id 12345678901234567891 became 1.2345678901234567e+19): refused, never a renamed document."""
+    if id_name not in table.column_names or not pa.types.is_floating(table.column(id_name).type):
+        return
+    for value in table.column(id_name).to_pylist():
+        if value is not None and math.isfinite(value) and abs(value) >= 2**53 and value == int(value):
+            raise InputError(
+                f"{path}: id column {id_name!r} holds integers beyond 64 bits, read rounded (e.g. as {value!r}): "
+                "write the ids as JSON strings"
+            )
 
 
 def _read_arrow(
@@ -356,14 +382,19 @@ def _read_arrow(
         raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, columns))}")
     if id_column is not None and id_column not in columns:
         raise InputError(f"{path}: no id column {id_column!r}; columns are {', '.join(map(repr, columns))}")
-    texts = table.column(text_column)
+    id_name = id_column if id_column is not None else ("id" if "id" in columns else None)
+    for name in (text_column, id_name):
+        if name is not None and columns.count(name) > 1:
+            raise InputError(f"{path}: {columns.count(name)} columns are named {name!r}; which one is meant?")
+    texts = _decoded(table.column(text_column), path, "text", text_column)
     if not (pa.types.is_string(texts.type) or pa.types.is_large_string(texts.type) or pa.types.is_null(texts.type)):
         raise InputError(f"{path}: text column {text_column!r} has type {texts.type}, expected strings")
-    id_name = id_column if id_column is not None else ("id" if "id" in columns else None)
     if id_name is not None:
-        ids = table.column(id_name)
+        ids = _decoded(table.column(id_name), path, "id", id_name)
         if ids.null_count:
             raise InputError(f"{path}: id column {id_name!r} has {ids.null_count} empty (NULL) values")
+        if pa.types.is_nested(ids.type):
+            raise InputError(f"{path}: id column {id_name!r} has type {ids.type}; ids are numbers or strings")
         id_values = ids.to_pylist()
     else:
         id_values = list(range(1, table.num_rows + 1))
@@ -374,6 +405,26 @@ def _read_arrow(
             corpus.skipped.append(Skipped(str(doc_id), "text is NULL"))
         else:
             corpus.add(doc_id, text)
+
+
+def _decoded(column: pa.ChunkedArray, path: str, role: str, name: str) -> pa.ChunkedArray:
+    """A column's values as plain arrays: dictionary-encoded columns (a pandas category) decoded,
+    string views as strings, bytes as UTF-8 text; text that is not valid UTF-8 is an error that
+    names the column (Parquet and JSON readers do not check it)."""
+    kind = column.type
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if pa.types.is_string_view(kind) or pa.types.is_binary_view(kind) or pa.types.is_large_binary(kind):
+        kind = pa.large_string()
+    elif pa.types.is_binary(kind):
+        kind = pa.string()
+    try:
+        column = column.cast(kind) if kind != column.type else column
+        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            column.validate(full=True)
+    except pa.ArrowInvalid:
+        raise InputError(f"{path}: {role} column {name!r} holds text that is not valid UTF-8") from None
+    return column
 
 
 def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
@@ -388,12 +439,35 @@ def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
             return pq.read_table(path)
         if kind in ("csv", "tsv"):
             return _load_csv(path, delimiter or ("\t" if kind == "tsv" else ","))
-        import pyarrow.json as pjson
-
-        return pjson.read_json(path)
+        return _load_json(path)
     except (pa.ArrowInvalid, OSError) as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise InputError(f"cannot read table {path}: {message}") from None
+
+
+def _load_json(path: Path) -> pa.Table:
+    """JSON lines, where a string stays a string: pyarrow reads one that looks like a date or a
+    time as a timestamp (the id "2024-01-01" became 2024-01-01 00:00:00.000000), so a table with
+    such columns is read again with them declared strings."""
+    import pyarrow.json as pjson
+
+    table = pjson.read_json(path)
+    schema = pa.schema([field.with_type(_timestamps_as_strings(field.type)) for field in table.schema])
+    if schema == table.schema:
+        return table
+    return pjson.read_json(path, parse_options=pjson.ParseOptions(explicit_schema=schema))
+
+
+def _timestamps_as_strings(kind: pa.DataType) -> pa.DataType:
+    if pa.types.is_temporal(kind):  # JSON has no dates or times: pyarrow inferred it from strings
+        return pa.string()
+    if pa.types.is_struct(kind):
+        return pa.struct(
+            [kind.field(i).with_type(_timestamps_as_strings(kind.field(i).type)) for i in range(kind.num_fields)]
+        )
+    if pa.types.is_list(kind):
+        return pa.list_(kind.value_field.with_type(_timestamps_as_strings(kind.value_type)))
+    return kind
 
 
 def _load_csv(path: Path, delimiter: str) -> pa.Table:
@@ -422,7 +496,40 @@ def _load_csv(path: Path, delimiter: str) -> pa.Table:
             f"{path}: line {_line_of(path, row.text)}: expected {row.expected_columns} fields separated by "
             f"{delimiter!r}, got {row.actual_columns}: {row.text[:60]!r} (give --delimiter if it is another one)"
         )
+    if any(_has_line_breaks(column) for column in table.columns):
+        _check_quotes(path, delimiter)
     return table
+
+
+def _has_line_breaks(column: pa.ChunkedArray) -> bool:
+    import pyarrow.compute as pc
+
+    return bool(pc.any(pc.match_substring_regex(column, "[\r\n]")).as_py())
+
+
+def _check_quotes(path: Path, delimiter: str) -> None:
+    """A value spanning lines is a quoted one; pyarrow also ends a quote where a stray quote
+    character is followed by more text (`3,bar" she said`), which silently joined every row from
+    a field opening with a stray quote up to it into one value. Python's csv in strict mode
+    refuses such a quote, so a file with values spanning lines is checked with it."""
+    import csv
+    import gzip
+
+    opener = gzip.open if path.suffix.lower() in COMPRESSED else open
+    limit = csv.field_size_limit(sys.maxsize)  # a document may be longer than csv's 128 KiB
+    try:
+        with opener(path, "rt", encoding="utf-8-sig", newline="") as file:
+            reader = csv.reader(file, delimiter=delimiter, strict=True)
+            try:
+                for _ in reader:
+                    pass
+            except csv.Error as error:
+                raise InputError(
+                    f"{path}: line {reader.line_num}: a quoted value does not end at a {delimiter!r} or a line end "
+                    f"({error}); a stray quote would join the rows up to the next quote into one value"
+                ) from None
+    finally:
+        csv.field_size_limit(limit)
 
 
 def _line_of(path: Path, row: str) -> str:

@@ -46,7 +46,7 @@ def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]
         for relative, path, reason in walk_folder(source, settings.include_hidden):
             if relative in dropped or relative.endswith("/") or (reason is not None and not path.is_file()):
                 continue
-            target = out / relative
+            target = out / path.relative_to(source)  # relative is the id: a name's non-UTF-8 bytes escaped
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, target)
     elif table:

@@ -1,4 +1,4 @@
--- query:  batch_ranges
+-- query:  batch_ranges_documents
 -- reads:  documents(doc_id, norm)
 -- params: $characters, $documents
 -- The batches in which a run computes the per-document stages (dedup/runner.py): ranges of
