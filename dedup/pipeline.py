@@ -46,6 +46,10 @@ def run_settings(
     clusters by the keep rule and the deduplicated input if asked; `exports` (what, file): the rows
     `dedup export` would write, from this run's tables. `session`: a SparkSession to run on (engine
     spark)."""
+    from .corpus.write import check_not_an_input
+
+    for _, path in exports:
+        check_not_an_input(settings.inputs, path, "--export")
     with _kept_database(settings, write_deduplicated) as kept:
         return execute(
             kept,

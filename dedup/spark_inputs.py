@@ -6,7 +6,8 @@ The rules are the DuckDB engine's (dedup/corpus.py): UTF-8 with a leading BOM dr
 Latin-1; binary files (a NUL byte in the first 8000 bytes) and NULL texts are skipped with a
 reason; ids are relative paths, line numbers, the id column or the row number, prefixed by the
 input when there are several. Input order (position, line and row numbers) comes from a
-range-partitioned sort and per-partition counts (sql/spark/inputs/), not from one task.
+range-partitioned sort of the rows' keys and per-partition counts (sql/spark/inputs/), not from one
+task; the texts are joined back to their numbers, never sorted.
 """
 
 from __future__ import annotations
@@ -43,10 +44,18 @@ def read_corpus(engine: Any, settings: Settings) -> None:
     engine.register_dataframe("raw_read", frame)
     engine.create_table("raw_sorted", statement("inputs/raw_sorted.sql", dialect="spark"))
     engine.create_table("raw_numbered", statement("inputs/raw_numbered.sql", dialect="spark"))
-    numbered = session.table("raw_numbered")
-    row_id = F.when(F.col("id_prefix").isNull(), F.col("source_row")).otherwise(
-        F.concat(F.col("id_prefix"), F.col("source_row").cast("string"))
+    # the rows back with their numbers: a join on the keys (broadcast while the keys are small), so
+    # the texts are read once more but never sorted
+    keys = session.table("raw_numbered")
+    numbered = (
+        frame.alias("r")
+        .join(
+            keys.alias("k"), (F.col("r.source") == F.col("k.source")) & (F.col("r.source_row") == F.col("k.scan_row"))
+        )
+        .select(*(F.col(f"r.{name}") for name in frame.columns if name != "source_row"), "k.source_row", "k.position")
     )
+    # a row's id as text: its input's prefix (several inputs), then its line or row number
+    row_id = F.concat(F.coalesce(F.col("id_prefix"), F.lit("")), F.col("source_row").cast("string"))
     content = F.col("content")
     content = F.when((F.col("source_row") == 1) | F.col("whole_file"), _drop_bom(content)).otherwise(content)
     valid = F.is_valid_utf8(content.cast("string"))
@@ -55,7 +64,7 @@ def read_corpus(engine: Any, settings: Settings) -> None:
     # one input: its ids as they are (strings, the id column's type, or line/row numbers); several:
     # every id is a string prefixed by its input, so they never collide
     if multiple:
-        ids = F.coalesce(F.col("id").cast("string"), row_id.cast("string"))
+        ids = F.coalesce(F.col("id").cast("string"), row_id)
     elif numbered_ids:
         ids = F.col("source_row")
     else:
@@ -66,7 +75,7 @@ def read_corpus(engine: Any, settings: Settings) -> None:
     engine.register_dataframe("raw_documents", documents)
     listed = session.createDataFrame(skipped, "source string, reason string")
     from_rows = numbered.where(F.col("reason").isNotNull()).select(
-        F.coalesce(F.col("id").cast("string"), row_id.cast("string")).alias("source"), F.col("reason")
+        F.coalesce(F.col("id").cast("string"), row_id).alias("source"), F.col("reason")
     )
     engine.register_dataframe("raw_skipped", listed.unionByName(from_rows))
 
@@ -113,9 +122,16 @@ def _read_input(engine: Any, path: str, rank: int, settings: Settings, multiple:
         if kind == "folder":
             relative = F.substring(F.col("path"), len(root) + 2, LONG)
             ids = F.concat(F.lit(path.rstrip("/") + "/"), relative) if multiple else relative
-            _hidden(engine, path, path.rstrip("/") + "/" if multiple else "", skipped)
+            empty = _unlisted(engine, path, path.rstrip("/") + "/" if multiple else "", skipped)
         else:
             ids = F.lit(path)
+            fs, hadoop_path = engine._filesystem(path)
+            empty = [root] if fs.getFileStatus(hadoop_path).getLen() == 0 else []
+        if empty:  # Spark's file scan reads no split of a zero-byte file: each is a document, empty
+            listed = session.createDataFrame([(name,) for name in empty], "path string")
+            frame = frame.select("path", "content").unionByName(
+                listed.select("path", F.lit(bytearray()).alias("content"))
+            )
         binary = F.contains(F.substring(F.col("content"), 1, BINARY_SNIFF_BYTES), F.lit(bytearray(b"\x00")))
         return frame.select(
             F.concat(F.lit(f"{rank:06d}:"), F.col("path")).alias("source"),
@@ -204,9 +220,11 @@ def _qualified(engine: Any, path: str) -> str:
     return str(fs.makeQualified(hadoop_path).toString()).rstrip("/")
 
 
-def _hidden(engine: Any, root: str, prefix: str, skipped: list[tuple[str, str]]) -> None:
-    """Files and folders Spark's listing leaves out, as skipped inputs (never silently dropped)."""
+def _unlisted(engine: Any, root: str, prefix: str, skipped: list[tuple[str, str]]) -> list[str]:
+    """Files and folders Spark's listing leaves out, as skipped inputs (never silently dropped); the
+    qualified paths of the zero-byte files it lists but never reads (documents with an empty text)."""
     fs, hadoop_root = engine._filesystem(root)
+    empty: list[str] = []
     pending = [(hadoop_root, "")]
     while pending:
         folder, relative = pending.pop()
@@ -222,3 +240,6 @@ def _hidden(engine: Any, root: str, prefix: str, skipped: list[tuple[str, str]])
                 skipped.append((prefix + rel, "hidden file"))
             elif name.startswith("_"):
                 skipped.append((prefix + rel, "not read by the Spark engine (a name starting with _)"))
+            elif status.getLen() == 0:
+                empty.append(str(fs.makeQualified(status.getPath()).toString()))
+    return empty

@@ -300,6 +300,24 @@ def test_empty_parquet_still_checks_its_columns(tmp_path):
     )
 
 
+def test_parquet_files_a_dataset_leaves_out_are_listed_as_skipped(tmp_path):
+    dataset = tmp_path / "docs.parquet"
+    for name in ("a.parquet", "sub/b.parquet", "_part.parquet", ".hidden.parquet", "_temporary/0/c.parquet"):
+        (dataset / name).parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(pa.table({"text": [f"{TEXT} {name}"]}), dataset / name)
+    (dataset / "_SUCCESS").write_bytes(b"")  # a marker, not a table: not listed
+    result = runner.invoke(app, ["run", str(dataset), "--db", str(tmp_path / "r.duckdb"), "--show-skipped"])
+    assert result.exit_code == 0, result.output
+    assert "documents: 5 read = 2 processed + 0 empty + 3 skipped" in result.stderr
+    con = duckdb.connect(str(tmp_path / "r.duckdb"), read_only=True)
+    reason = "not read: a Parquet dataset leaves out names starting with . or _"
+    assert con.execute("select source, reason from skipped order by source").fetchall() == [
+        (f"{dataset}/.hidden.parquet", reason),
+        (f"{dataset}/_part.parquet", reason),
+        (f"{dataset}/_temporary/0/c.parquet", reason),
+    ]
+
+
 # -- options -----------------------------------------------------------------------------------
 
 
@@ -334,3 +352,20 @@ def test_bad_options_are_one_line_errors(tmp_path, tiny_corpus, options, code, m
     assert result.exit_code == code
     assert result.stderr == f"Error: {message.replace('{tmp}', str(tmp_path))}\n"
     assert (tiny_corpus / "copy.txt").read_bytes() == before  # a non-DuckDB --db is never overwritten
+
+
+@pytest.mark.parametrize("target", ["docs.csv", "folder/old.csv"])
+@pytest.mark.parametrize("option", ["--output", "--export"])
+def test_a_result_file_that_is_an_input_is_refused_before_it_is_overwritten(tmp_path, target, option):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "docs.csv").write_text(f"id,text\na,{TEXT}\nb,{TEXT}\n")
+    (tmp_path / "folder" / "old.csv").write_text(TEXT)
+    before = (tmp_path / target).read_bytes()
+    value = str(tmp_path / target) if option == "--output" else f"pairs={tmp_path / target}"
+    source = tmp_path / target.split("/")[0]
+    result = runner.invoke(app, ["run", str(source), "-q", option, value])
+    assert result.exit_code == 2
+    assert (
+        result.stderr == f"Error: {option} {tmp_path / target} would overwrite the input {source}: write it elsewhere\n"
+    )
+    assert (tmp_path / target).read_bytes() == before

@@ -212,3 +212,57 @@ def test_keep_and_exports_give_the_duckdb_clusters_and_files_on_spark(spark, tmp
         duck, spark_file = tmp_path / f"duckdb-{what}{suffix}", tmp_path / f"spark-{what}{suffix}"
         assert spark_file.read_bytes() == duck.read_bytes(), spark_file.name
     assert (tmp_path / "duckdb-survivors.csv").read_text().count("\n") == 1 + 103 - 15  # a header, 15 dropped
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["lines", "inputs"])
+def test_input_numbering_gives_the_duckdb_documents_table_over_scan_splits(spark, tmp_path, kind):
+    """Input order (position), line and row numbers (ids) and doc_ids come from Spark's readers split
+    into many scan partitions (1 KiB each here): a --lines file, or several inputs at once (a folder
+    with binary and zero-byte files, a zero-byte file, a table of many row groups with a NULL text and
+    no id column).
+    The documents and skipped tables are DuckDB's, row for row."""
+    import duckdb
+    from crossengine import sorted_rows
+
+    docs = list(traps_corpus().values())
+    if kind == "lines":
+        lines = tmp_path / "lines.txt"
+        lines.write_text("".join(f"{i} {t.replace(chr(10), ' ')}\n" for i, t in enumerate(docs * 4)), "utf-8")
+        inputs, options, loaded, skipped_count = [str(lines)], ["--lines"], 4 * len(docs), 0
+    else:
+        table = tmp_path / "rows.parquet"
+        texts = [f"row {i} " + docs[i % len(docs)] for i in range(150)] + [None] + ["after the null"] * 3
+        pq.write_table(pa.table({"text": pa.array(texts, pa.string())}), table, row_group_size=16)
+        folder = tmp_path / "files"
+        folder.mkdir()
+        for i, text in enumerate(docs[:20]):
+            (folder / f"f{i:02d}.txt").write_text(text, "utf-8")
+        (folder / "blob.bin").write_bytes(b"\x00\x01binary")
+        (tmp_path / "empty.txt").write_bytes(b"")  # zero bytes: a document (Spark's scan reads no split of it)
+        docs_in_folder = sum("\x00" not in text for text in docs[:20])
+        inputs, options = [str(folder), str(tmp_path / "empty.txt"), str(table)], []
+        loaded, skipped_count = docs_in_folder + 1 + 153, 20 - docs_in_folder + 2
+    db = tmp_path / "duck.duckdb"
+    done = runner.invoke(app, ["run", *inputs, *options, "-t", "0.5", "-q", "--db", str(db)])
+    assert done.exit_code == 0, done.output
+    work = tmp_path / "work"
+    keys = ("spark.sql.files.maxPartitionBytes", "spark.sql.files.openCostInBytes")
+    before = {key: spark.conf.get(key, None) for key in keys}
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "1024")
+    spark.conf.set("spark.sql.files.openCostInBytes", "256")
+    try:
+        spark_run = ["run", *inputs, *options, "-t", "0.5", "-q", "--engine", "spark", "--work-dir", str(work)]
+        done = runner.invoke(app, spark_run)
+    finally:
+        for key, value in before.items():
+            spark.conf.unset(key) if value is None else spark.conf.set(key, value)
+    assert done.exit_code == 0, done.output
+    con = duckdb.connect(str(db), read_only=True)
+    expected = con.sql("select * from documents").to_arrow_table()
+    skipped = con.sql("select * from skipped").to_arrow_table()
+    con.close()
+    found = pq.read_table(work / "documents")
+    assert found.column_names == expected.column_names
+    assert sorted_rows(found) == sorted_rows(expected) and expected.num_rows == loaded
+    assert sorted_rows(pq.read_table(work / "skipped")) == sorted_rows(skipped) and skipped.num_rows == skipped_count

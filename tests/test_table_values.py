@@ -164,3 +164,16 @@ def test_quoted_values_spanning_lines_are_read_whole(tmp_path):
     with corpus.open("w", newline="") as f:
         csv.writer(f).writerows([["id", "text"], ["a", long_text], ["b", long_text + '\r\n"quoted"'], ["c", "x"]])
     assert [(p["id_a"], p["id_b"]) for p in run_csv([str(corpus)])] == [("a", "b")]
+
+
+@pytest.mark.parametrize("kind", ["dictionary", "string_view", "binary", "uint64"])
+def test_deduplicated_parquet_drops_the_duplicates_whatever_the_id_type(tmp_path, kind):
+    values = pa.array([1, 2, 3], pa.uint64()) if kind == "uint64" else pa.array(["a", "b", "c"])
+    ids = {"dictionary": values.dictionary_encode(), "uint64": values}.get(kind) or values.cast(getattr(pa, kind)())
+    corpus, out = tmp_path / "docs.parquet", tmp_path / "kept.parquet"
+    pq.write_table(pa.table({"id": ids, "text": [TEXT, TEXT, "something else"]}), corpus)
+    result = runner.invoke(
+        app, ["run", str(corpus), "-q", "--write-deduplicated", str(out), "-o", str(tmp_path / "p.csv")]
+    )
+    assert result.exit_code == 0, result.output
+    assert pq.read_table(out).column("text").to_pylist() == [TEXT, "something else"]

@@ -356,9 +356,21 @@ def _read_table(
     if path.is_file() and path.stat().st_size == 0:
         return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
     table = load_table(path, delimiter)
+    if path.is_dir():
+        _list_left_out(corpus, path)
     if table_format(path) == "jsonl":
         _check_json_ids(table, path, id_column or "id")
     _read_arrow(corpus, table, str(path), id_column, text_column, prefix)
+
+
+def _list_left_out(corpus: Corpus, root: Path) -> None:
+    """A Parquet dataset's reader leaves out names starting with `.` or `_` (Spark's `_SUCCESS`,
+    `_temporary/`): a .parquet file among them may hold documents, so it is listed as skipped."""
+    for file in sorted(root.rglob("*.parquet")):
+        if file.is_file() and any(part.startswith((".", "_")) for part in file.relative_to(root).parts):
+            corpus.skipped.append(
+                Skipped(path_id(file), "not read: a Parquet dataset leaves out names starting with . or _")
+            )
 
 
 def _check_json_ids(table: pa.Table, path: Path, id_name: str) -> None:
@@ -386,11 +398,11 @@ def _read_arrow(
     for name in (text_column, id_name):
         if name is not None and columns.count(name) > 1:
             raise InputError(f"{path}: {columns.count(name)} columns are named {name!r}; which one is meant?")
-    texts = _decoded(table.column(text_column), path, "text", text_column)
+    texts = decoded_column(table.column(text_column), path, "text", text_column)
     if not (pa.types.is_string(texts.type) or pa.types.is_large_string(texts.type) or pa.types.is_null(texts.type)):
         raise InputError(f"{path}: text column {text_column!r} has type {texts.type}, expected strings")
     if id_name is not None:
-        ids = _decoded(table.column(id_name), path, "id", id_name)
+        ids = decoded_column(table.column(id_name), path, "id", id_name)
         if ids.null_count:
             raise InputError(f"{path}: id column {id_name!r} has {ids.null_count} empty (NULL) values")
         if pa.types.is_nested(ids.type):
@@ -407,7 +419,7 @@ def _read_arrow(
             corpus.add(doc_id, text)
 
 
-def _decoded(column: pa.ChunkedArray, path: str, role: str, name: str) -> pa.ChunkedArray:
+def decoded_column(column: pa.ChunkedArray, path: str, role: str, name: str) -> pa.ChunkedArray:
     """A column's values as plain arrays: dictionary-encoded columns (a pandas category) decoded,
     string views as strings, bytes as UTF-8 text; text that is not valid UTF-8 is an error that
     names the column (Parquet and JSON readers do not check it)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 import pyarrow as pa
@@ -10,7 +11,7 @@ import pyarrow as pa
 from ..errors import UsageError
 from ..output import FORMATS, write_table
 from ..settings import Settings
-from .read import STDIN, UTF8_BOM, is_table, load_table, walk_folder
+from .read import STDIN, UTF8_BOM, decoded_column, is_table, load_table, walk_folder
 
 
 def check_target(settings: Settings, out: Path) -> None:
@@ -28,6 +29,20 @@ def check_target(settings: Settings, out: Path) -> None:
         raise UsageError(f"folder of the output does not exist: {out.parent}")
     if is_table(source, settings.lines) and out.suffix.lower() not in FORMATS:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
+
+
+def check_not_an_input(inputs: Iterable[Path], target: Path, option: str) -> None:
+    """Refuse a file the run writes (--output, --export) that is one it reads: an input file, or a
+    file below an input folder; the run would read it, then replace it with its result."""
+    if not target.exists():
+        return
+    resolved = target.resolve()
+    for source in inputs:
+        if source == STDIN or not source.exists():
+            continue
+        root = source.resolve()
+        if resolved == root or (root.is_dir() and root in resolved.parents):
+            raise UsageError(f"{option} {target} would overwrite the input {source}: write it elsewhere")
 
 
 def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]) -> None:
@@ -51,11 +66,13 @@ def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]
             shutil.copy2(path, target)
     elif table:
         rows = load_table(source, settings.delimiter)
+        views = {pa.string_view(): pa.large_string(), pa.binary_view(): pa.large_binary()}  # pyarrow cannot filter them
+        rows = rows.cast(pa.schema([field.with_type(views.get(field.type, field.type)) for field in rows.schema]))
         id_name = settings.id_column or ("id" if "id" in rows.column_names else None)
         if id_name is not None:
             import pyarrow.compute as pc  # ~50 ms to import: only a run that writes a deduplicated table needs it
 
-            ids = rows.column(id_name)
+            ids = decoded_column(rows.column(id_name), str(source), "id", id_name)  # as the run read them
             drop = pa.array(sorted(dropped, key=str), ids.type) if dropped else pa.array([], ids.type)
             mask = pc.invert(pc.is_in(ids, value_set=drop))
         else:

@@ -35,7 +35,11 @@ JAVA_HELP = (
 )
 # Spark settings of every session the engine makes (a given session is used as it is):
 # no UI server, and a small number of shuffle partitions that adaptive execution coalesces.
+# The driver JVM's JIT compiles with 4x its default invocation thresholds: a run is minutes of a fresh
+# JVM, whose C1/C2 compiler threads otherwise spent ~57 of 170 CPU-s of a medium run compiling code run
+# a few thousand times (benchmarks/results/spark.md, "JIT"); the hot loops are still compiled.
 DEFAULT_CONF = {
+    "spark.driver.extraJavaOptions": "-XX:CompileThresholdScaling=4",
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",
     "spark.sql.adaptive.enabled": "true",

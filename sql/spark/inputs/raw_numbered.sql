@@ -1,13 +1,14 @@
 -- query:  raw_numbered
--- reads:  raw_sorted(source, id, id_prefix, text, content, whole_file, reason, sorted_position)
--- writes: raw_numbered(source_row, position, source, id, id_prefix, text, content, whole_file, reason)
+-- reads:  raw_sorted(source, scan_row, reason, sorted_position)
+-- writes: raw_numbered(source, scan_row, source_row, position)
 -- params: (none)
 -- dialect: spark (the DuckDB engine numbers inputs in Python while reading them).
 -- source_row: the 1-based row of a row (line, table row) in its own file, the id of lines and of
 -- tables without an id column; position: the 1-based rank of a loaded document (reason is NULL)
 -- in input order, as the DuckDB engine's reader counts them. Both from the row's index in its
 -- partition plus the counts of the earlier partitions (one row per partition): the scalable
--- form of row_number() over (order by ...), which would put every row on one task.
+-- form of row_number() over (order by ...), which would put every row on one task. Keys only
+-- (see raw_sorted): dedup/spark_inputs.py joins the rows back by (source, scan_row).
 with parts as (
     select *, shiftright(sorted_position, 33) as part, sorted_position & 8589934591 as index_in_part
     from raw_sorted
@@ -27,16 +28,11 @@ offsets as (
 ranked as (
     select
         p.source,
+        p.scan_row,
         o.first_row + p.index_in_part + 1 as row_number,
         o.first_loaded + sum(if(p.reason is null, 1, 0)) over (
             partition by p.part order by p.index_in_part rows between unbounded preceding and current row
-        ) as position,
-        p.id,
-        p.id_prefix,
-        p.text,
-        p.content,
-        p.whole_file,
-        p.reason
+        ) as position
     from parts as p
     join offsets as o on o.part = p.part
 ),
@@ -45,15 +41,6 @@ sources as (
     from ranked
     group by source
 )
-select
-    r.row_number - s.rows_before as source_row,
-    r.position,
-    r.source,
-    r.id,
-    r.id_prefix,
-    r.text,
-    r.content,
-    r.whole_file,
-    r.reason
+select r.source, r.scan_row, r.row_number - s.rows_before as source_row, r.position
 from ranked as r
 join sources as s on s.source = r.source

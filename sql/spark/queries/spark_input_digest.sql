@@ -3,10 +3,24 @@
 -- params: (none)
 -- dialect: spark only (the DuckDB engine digests the Arrow tables it read in Python).
 -- Counts and an order-independent digest of every input document, computed by Spark where the
--- data is: the input part of every stage's resume fingerprint.
+-- data is: the input part of every stage's resume fingerprint. One aggregate per relation, so
+-- the texts are read once.
+with documents as (
+    select
+        count(*) as loaded,
+        count_if(encoding = 'latin-1') as latin1,
+        sum(xxhash64(position, cast(id as string), text) & 4294967295) as documents_digest
+    from raw_documents
+),
+skipped as (
+    select count(*) as skipped, sum(xxhash64(source, reason) & 4294967295) as skipped_digest
+    from raw_skipped
+)
 select
-    (select count(*) from raw_documents) + (select count(*) from raw_skipped) as read,
-    (select count(*) from raw_documents) as loaded,
-    (select count_if(encoding = 'latin-1') from raw_documents) as latin1,
-    (select sum(xxhash64(position, cast(id as string), text) & 4294967295) from raw_documents) as documents_digest,
-    (select sum(xxhash64(source, reason) & 4294967295) from raw_skipped) as skipped_digest
+    d.loaded + s.skipped as read,
+    d.loaded,
+    d.latin1,
+    d.documents_digest,
+    s.skipped_digest
+from documents as d
+cross join skipped as s
