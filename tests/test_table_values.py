@@ -127,24 +127,26 @@ def test_ids_that_cannot_be_ids_are_one_line_errors(tmp_path, column, message):
     assert (result.exit_code, result.output) == (1, f"Error: {corpus}: {message}\n")
 
 
-def test_table_text_that_is_not_utf8_is_a_one_line_error(tmp_path):
-    corpus = tmp_path / "docs.jsonl"
-    corpus.write_bytes(b'{"id": "a", "text": "caf\xe9"}\n{"id": "b", "text": "cafe"}\n')
+@pytest.mark.parametrize(
+    "name,content,message",
+    [
+        (
+            "docs.jsonl",
+            b'{"id": "a", "text": "caf\xe9"}\n{"id": "b", "text": "cafe"}\n',
+            "text column 'text' holds text that is not valid UTF-8",
+        ),
+        (
+            "docs.csv",
+            f"id,text,text\na,{TEXT},x\nb,{TEXT},y\n".encode(),
+            "2 columns are named 'text'; which one is meant?",
+        ),
+    ],
+)
+def test_tables_that_cannot_be_read_as_documents_are_one_line_errors(tmp_path, name, content, message):
+    corpus = tmp_path / name
+    corpus.write_bytes(content)
     result = runner.invoke(app, ["run", str(corpus), "-q"])
-    assert (result.exit_code, result.output) == (
-        1,
-        f"Error: {corpus}: text column 'text' holds text that is not valid UTF-8\n",
-    )
-
-
-def test_a_column_named_twice_is_a_one_line_error(tmp_path):
-    corpus = tmp_path / "docs.csv"
-    corpus.write_text(f"id,text,text\na,{TEXT},x\nb,{TEXT},y\n")
-    result = runner.invoke(app, ["run", str(corpus), "-q"])
-    assert (result.exit_code, result.output) == (
-        1,
-        f"Error: {corpus}: 2 columns are named 'text'; which one is meant?\n",
-    )
+    assert (result.exit_code, result.output) == (1, f"Error: {corpus}: {message}\n")
 
 
 @pytest.mark.parametrize("suffix,delimiter", [(".csv", ","), (".tsv", "\t")])
