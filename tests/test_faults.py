@@ -23,9 +23,8 @@ STAGE_ORDER = [stage.name for stage in pipeline_stages(Settings(inputs=(Path("."
 
 
 def dedup(*args: str, **popen) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "dedup", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen
-    )
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE} | popen
+    return subprocess.Popen([sys.executable, "-m", "dedup", *args], text=True, **streams)
 
 
 def finish(process: subprocess.Popen) -> tuple[int, str, str]:
@@ -77,27 +76,54 @@ def timed_run(corpus: Path, db: Path) -> float:
     return time.monotonic() - opened
 
 
+# Where the kill -9 test kills a run: a moment after the progress line "finished <stage>" (printed
+# before the stage's group commits) or at a fraction of a whole run's time. Lines make the points
+# land in different stages whatever the machine's speed (CI once killed five runs by time alone, all
+# in the shingles-and-signatures group); fractions land anywhere inside a stage.
+KILL_AFTER_LINES = (("read", 0.0), ("documents", 0.2), ("signatures", 0.0), ("candidates", 0.0), ("verified", 0.0))
+KILL_AT_FRACTIONS = (0.35, 0.6, 0.85)
+
+
+def kill_after_line(process: subprocess.Popen, stage: str, delay: float) -> None:
+    """SIGKILL `delay` seconds after the process printed the progress line of `stage`'s end (or at
+    its end, if it never prints that line)."""
+    assert process.stderr is not None
+    for line in process.stderr:
+        if line.startswith(f"finished {stage}:"):
+            break
+    time.sleep(delay)
+    process.send_signal(signal.SIGKILL)
+
+
 def test_kill_9_at_any_moment_then_resume_gives_the_same_pairs(corpus, expected_csv, tmp_path):
-    """Killed at fractions of a whole run's time (measured here, so the kills land inside the run
-    on a fast machine as on a slow one), each on a new database, then resumed."""
+    """Killed at points spread over a run, each on a new database, then resumed: the finished stages
+    are a prefix of the pipeline with their recorded rows, and the resumed run gives the pairs."""
     whole = timed_run(corpus, tmp_path / "timed.duckdb")
-    progress: list[list[str]] = []
+    points = [("line", stage, delay) for stage, delay in KILL_AFTER_LINES]
+    points += [("time", "", whole * fraction) for fraction in KILL_AT_FRACTIONS]
+    progress: dict[str, list[str]] = {}
     killed = 0
-    for n, fraction in enumerate((0.15, 0.35, 0.55, 0.75, 0.9)):
+    for n, (kind, stage, seconds) in enumerate(points):
         db = tmp_path / f"run{n}.duckdb"
-        process = dedup("run", str(corpus), "--db", str(db), "--format", "csv", "-q")
+        quiet = () if kind == "line" else ("-q",)
+        process = dedup("run", str(corpus), "--db", str(db), "--format", "csv", *quiet, stdout=subprocess.DEVNULL)
         wait_until_open(process, db)
-        time.sleep(whole * fraction)
-        process.send_signal(signal.SIGKILL)
+        if kind == "line":
+            kill_after_line(process, stage, seconds)
+        else:
+            time.sleep(seconds)
+            process.send_signal(signal.SIGKILL)
         code, _, _ = finish(process)
         killed += code == -signal.SIGKILL
-        progress.append(finished_stages(db))
+        progress[f"{kind} {stage or seconds}"] = done = finished_stages(db)
+        if kind == "line" and stage in STAGE_ORDER:  # every group before the stage's own had committed
+            assert len(done) >= STAGE_ORDER.index(stage) - 1, (stage, done)
         code, out, err = finish(dedup("run", str(corpus), "--db", str(db), "--format", "csv", "-q"))
         assert code == 0, err
         assert out == expected_csv
         assert finished_stages(db) == STAGE_ORDER
-    assert killed >= 3, progress  # most runs died mid-way
-    assert len({len(stages) for stages in progress}) >= 2, progress  # at different stages
+    assert killed >= 4, progress  # most runs died mid-way
+    assert len({len(stages) for stages in progress.values()}) >= 2, progress  # at different stages
 
 
 def test_second_process_on_the_same_database_fails_fast(corpus, tmp_path):
