@@ -26,17 +26,19 @@ LONG = 2**31 - 1  # substring length meaning "to the end"
 HIDDEN_PREFIXES = (".", "_")
 
 
-def read_corpus(engine: Any, settings: Settings) -> None:
-    """Register raw_documents(position, id, text, encoding) and raw_skipped(source, reason) on the engine."""
+def read_corpus(engine: Any, settings: Settings) -> bool:
+    """Register raw_documents(position, id, text, encoding) and raw_skipped(source, reason) on the engine;
+    whether an input table's id column gives ids (which may then repeat: the caller checks them)."""
     from pyspark.sql import functions as F
 
     session = engine.session
     multiple = len(settings.inputs) > 1
     frames = []
     skipped: list[tuple[str, str]] = []
+    id_columns: list[str] = []  # the inputs whose ids come from a column
     for rank, given in enumerate(settings.inputs):
         path = given.as_posix() if hasattr(given, "as_posix") else str(given)
-        frames.append(_read_input(engine, path, rank, settings, multiple, skipped))
+        frames.append(_read_input(engine, path, rank, settings, multiple, skipped, id_columns))
     numbered_ids = _numbered_ids(engine, settings)
     frame = frames[0]
     for other in frames[1:]:
@@ -78,6 +80,7 @@ def read_corpus(engine: Any, settings: Settings) -> None:
         F.coalesce(F.col("id").cast("string"), row_id).alias("source"), F.col("reason")
     )
     engine.register_dataframe("raw_skipped", listed.unionByName(from_rows))
+    return bool(id_columns)
 
 
 def _numbered_ids(engine: Any, settings: Settings) -> bool:
@@ -109,7 +112,9 @@ def _kind(engine: Any, path: str, settings: Settings) -> str:
     return "table" if lower.endswith(TABLE_SUFFIXES) else "file"
 
 
-def _read_input(engine: Any, path: str, rank: int, settings: Settings, multiple: bool, skipped: list) -> Any:
+def _read_input(
+    engine: Any, path: str, rank: int, settings: Settings, multiple: bool, skipped: list, id_columns: list[str]
+) -> Any:
     from pyspark.sql import functions as F
 
     kind = _kind(engine, path, settings)
@@ -159,10 +164,10 @@ def _read_input(engine: Any, path: str, rank: int, settings: Settings, multiple:
             F.lit(False).alias("whole_file"),
             F.lit(None).cast("string").alias("reason"),
         )
-    return _read_table(session, path, rank, settings, multiple)
+    return _read_table(session, path, rank, settings, multiple, id_columns)
 
 
-def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple: bool) -> Any:
+def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple: bool, id_columns: list[str]) -> Any:
     from pyspark.sql import functions as F
 
     frame = _table_reader(session, path)
@@ -177,9 +182,8 @@ def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple
         raise InputError(f"{path}: text column {settings.text_column!r} has type {kind}, expected strings")
     id_name = settings.id_column if settings.id_column is not None else ("id" if "id" in columns else None)
     if id_name is not None:
-        nulls = frame.where(F.col(id_name).isNull()).count()
-        if nulls:
-            raise InputError(f"{path}: id column {id_name!r} has {nulls} empty (NULL) values")
+        _check_id_values(frame, path, id_name)
+        id_columns.append(path)
         ids = F.concat(F.lit(path + ":"), F.col(id_name).cast("string")) if multiple else F.col(id_name)
         prefix = F.lit(None).cast("string")
     else:
@@ -196,6 +200,23 @@ def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple
         F.lit(False).alias("whole_file"),
         F.when(text.isNull(), F.lit("text is NULL")).alias("reason"),
     )
+
+
+def _check_id_values(frame: Any, path: str, id_name: str) -> None:
+    """NULL and NaN ids are refused as the DuckDB engine refuses them (one pass over the id column)."""
+    from pyspark.sql import functions as F
+
+    from .corpus.read import nan_ids
+
+    column = F.col(id_name)
+    checks = [F.count_if(column.isNull()).alias("nulls")]
+    if dict(frame.dtypes)[id_name] in ("float", "double"):
+        checks.append(F.count_if(F.isnan(column)).alias("nans"))
+    counts = frame.agg(*checks).first()
+    if counts["nulls"]:
+        raise InputError(f"{path}: id column {id_name!r} has {counts['nulls']} empty (NULL) values")
+    if len(counts) > 1 and counts["nans"]:
+        raise nan_ids(path, id_name, counts["nans"])
 
 
 def _table_reader(session: Any, path: str) -> Any:

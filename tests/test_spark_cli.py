@@ -266,3 +266,42 @@ def test_input_numbering_gives_the_duckdb_documents_table_over_scan_splits(spark
     assert found.column_names == expected.column_names
     assert sorted_rows(found) == sorted_rows(expected) and expected.num_rows == loaded
     assert sorted_rows(pq.read_table(work / "skipped")) == sorted_rows(skipped) and skipped.num_rows == skipped_count
+
+
+def errors_of_both(tmp_path: Path, inputs: list[str], *options: str) -> tuple[str, str]:
+    """The stderr of a DuckDB run and of a Spark run of the same command, both refused with exit 1."""
+    duck = runner.invoke(app, ["run", *inputs, *options, "-q"])
+    spark = runner.invoke(app, ["run", *inputs, *options, "-q", "--engine", "spark", "--work-dir", str(tmp_path / "w")])
+    assert (duck.exit_code, spark.exit_code) == (1, 1), (duck.output, spark.output)
+    return duck.stderr, spark.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["parquet", "csv", "two inputs", "nan"])
+def test_duplicate_and_nan_ids_are_refused_as_on_duckdb(spark, tmp_path, case):
+    """The Spark engine did not check the ids: two documents with one id gave the pair (a, a), and
+    every stage takes the ids to be unique. NaN ids (NaN equals nothing) are refused on both."""
+    fox = "the quick brown fox jumps over the lazy dog"
+    table = tmp_path / ("t.csv" if case == "csv" else "t.parquet")
+    ids: list = ["b", "a", "b", "a"]  # the id whose second occurrence comes first: b
+    if case == "nan":
+        ids = [1.0, float("nan"), 2.0, float("nan")]
+    texts = [fox, fox + "!", "another text entirely", fox + "?"]
+    if case == "csv":
+        table.write_text("id,text\n" + "".join(f"00{i},{t}\n" for i, t in zip(ids, texts, strict=True)))
+    else:
+        pq.write_table(pa.table({"id": ids, "text": texts}), table)
+    inputs = [str(table)]
+    if case == "two inputs":
+        other = tmp_path / "other.parquet"
+        pq.write_table(pa.table({"id": ["b"], "text": [fox]}), other)
+        inputs = [str(other), str(table)]
+    duck, spark_error = errors_of_both(tmp_path, inputs, "--threshold", "0.5")
+    assert spark_error == duck
+    expected = {
+        "parquet": "duplicate document id 'b': ids must be unique",
+        "csv": "duplicate document id '00b': ids must be unique",
+        "two inputs": f"duplicate document id '{table}:b': ids must be unique",
+        "nan": f"{table}: id column 'id' has 2 NaN (not a number) values; NaN cannot name a document",
+    }[case]
+    assert duck == f"Error: {expected}\n"

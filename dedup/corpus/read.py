@@ -235,8 +235,19 @@ def _check_unique(ids: list[object]) -> None:
     seen: set[object] = set()
     for doc_id in ids:
         if doc_id in seen:
-            raise InputError(f"duplicate document id {doc_id!r}: ids must be unique")
+            raise duplicate_id(doc_id)
         seen.add(doc_id)
+
+
+def duplicate_id(doc_id: object) -> InputError:
+    """The error for an id that two documents share (both engines)."""
+    return InputError(f"duplicate document id {doc_id!r}: ids must be unique")
+
+
+def nan_ids(path: str, name: str, count: int) -> InputError:
+    """The error for NaN ids (both engines): NaN equals nothing, not even NaN, so two NaN ids passed
+    the uniqueness check and gave two documents named "nan"."""
+    return InputError(f"{path}: id column {name!r} has {count} NaN (not a number) values; NaN cannot name a document")
 
 
 def walk_folder(root: Path, include_hidden: bool) -> Iterator[tuple[str, Path, str | None]]:
@@ -408,6 +419,10 @@ def _read_arrow(
         if pa.types.is_nested(ids.type):
             raise InputError(f"{path}: id column {id_name!r} has type {ids.type}; ids are numbers or strings")
         id_values = ids.to_pylist()
+        if pa.types.is_floating(ids.type):
+            nans = sum(1 for value in id_values if value != value)
+            if nans:
+                raise nan_ids(path, id_name, nans)
     else:
         id_values = list(range(1, table.num_rows + 1))
     for doc_id, text in zip(id_values, texts.to_pylist(), strict=True):
