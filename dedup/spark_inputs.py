@@ -26,9 +26,10 @@ LONG = 2**31 - 1  # substring length meaning "to the end"
 HIDDEN_PREFIXES = (".", "_")
 
 
-def read_corpus(engine: Any, settings: Settings) -> bool:
-    """Register raw_documents(position, id, text, encoding) and raw_skipped(source, reason) on the engine;
-    whether an input table's id column gives ids (which may then repeat: the caller checks them)."""
+def read_corpus(engine: Any, settings: Settings) -> tuple[bool, list[str]]:
+    """Register raw_documents(position, id, text, encoding) and raw_skipped(source, reason) on the engine.
+    Returns whether an input table's id column gives ids (which may then repeat: the caller checks
+    them) and the notes for the summary."""
     from pyspark.sql import functions as F
 
     session = engine.session
@@ -36,9 +37,10 @@ def read_corpus(engine: Any, settings: Settings) -> bool:
     frames = []
     skipped: list[tuple[str, str]] = []
     id_columns: list[str] = []  # the inputs whose ids come from a column
+    notes: list[str] = []
     for rank, given in enumerate(settings.inputs):
         path = given.as_posix() if hasattr(given, "as_posix") else str(given)
-        frames.append(_read_input(engine, path, rank, settings, multiple, skipped, id_columns))
+        frames.append(_read_input(engine, path, rank, settings, multiple, skipped, id_columns, notes))
     numbered_ids = _numbered_ids(engine, settings)
     frame = frames[0]
     for other in frames[1:]:
@@ -80,7 +82,7 @@ def read_corpus(engine: Any, settings: Settings) -> bool:
         F.coalesce(F.col("id").cast("string"), row_id).alias("source"), F.col("reason")
     )
     engine.register_dataframe("raw_skipped", listed.unionByName(from_rows))
-    return bool(id_columns)
+    return bool(id_columns), notes
 
 
 def _numbered_ids(engine: Any, settings: Settings) -> bool:
@@ -113,7 +115,14 @@ def _kind(engine: Any, path: str, settings: Settings) -> str:
 
 
 def _read_input(
-    engine: Any, path: str, rank: int, settings: Settings, multiple: bool, skipped: list, id_columns: list[str]
+    engine: Any,
+    path: str,
+    rank: int,
+    settings: Settings,
+    multiple: bool,
+    skipped: list,
+    id_columns: list[str],
+    notes: list[str],
 ) -> Any:
     from pyspark.sql import functions as F
 
@@ -150,6 +159,11 @@ def _read_input(
         )
     if kind == "lines":
         frame = session.read.option("lineSep", "\n").text(path)
+        if _mac_line_ends(engine, path, frame):  # as dedup.corpus.read.line_break: no \n at all, but \r
+            from .corpus.read import mac_lines_note
+
+            frame = session.read.option("lineSep", "\r").text(path)
+            notes.append(mac_lines_note(path))
         raw = F.col("value").cast("binary")
         stripped = F.when(
             F.substring(raw, -1, 1) == F.lit(bytearray(b"\r")), F.substring(raw, 1, F.length(raw) - 1)
@@ -165,6 +179,20 @@ def _read_input(
             F.lit(None).cast("string").alias("reason"),
         )
     return _read_table(session, path, rank, settings, multiple, id_columns)
+
+
+def _mac_line_ends(engine: Any, path: str, frame: Any) -> bool:
+    """Whether a --lines file has \\r and no \\n: read at \\n, it is one line as long as the file, or 3
+    bytes shorter (Spark's reader drops a UTF-8 BOM); a final \\n would make it 1 or 4 bytes shorter.
+    The first two lines are looked at, none brought to the driver."""
+    from pyspark.sql import functions as F
+
+    value = F.col("value").cast("binary")
+    first = frame.limit(2).select(F.octet_length(value), F.instr(F.col("value"), "\r") > 0).collect()
+    fs, hadoop_path = engine._filesystem(path)
+    if len(first) != 1 or not first[0][1]:
+        return False
+    return fs.getFileStatus(hadoop_path).getLen() - first[0][0] in (0, len(BOM))
 
 
 def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple: bool, id_columns: list[str]) -> Any:

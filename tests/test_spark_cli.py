@@ -305,3 +305,15 @@ def test_duplicate_and_nan_ids_are_refused_as_on_duckdb(spark, tmp_path, case):
         "nan": f"{table}: id column 'id' has 2 NaN (not a number) values; NaN cannot name a document",
     }[case]
     assert duck == f"Error: {expected}\n"
+
+
+@pytest.mark.slow
+def test_lines_with_classic_mac_line_ends_are_split_at_cr_as_on_duckdb(spark, tmp_path):
+    """A --lines file with \\r line ends and no \\n was one document (0 pairs) on both engines."""
+    fox = "the quick brown fox jumps over the lazy dog"
+    lines = tmp_path / "mac.txt"
+    lines.write_bytes(f"\ufeff{fox}\r{fox}!\rcaf\xe9 cr\xe8me\r\r{fox}?\r".encode().replace(b"\xc3\xa9", b"\xe9"))
+    duck, spark_pairs, summary = run_both(tmp_path, [str(lines)], "--lines", "--threshold", "0.5")
+    assert duck == spark_pairs and duck.count(b"\n") == 4  # a header and the three foxes' pairs
+    assert "5 read = 4 processed + 1 empty + 0 skipped" in summary and "1 decoded as Latin-1" in summary
+    assert f"note: {lines}: no \\n in the file, so its lines were split at \\r" in summary

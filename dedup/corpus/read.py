@@ -182,7 +182,9 @@ MANY_LINES = 10  # a file given alone with this many lines was probably meant as
 def _note_many_lines(corpus: Corpus, path: Path) -> None:
     if not corpus.ids or corpus.ids[-1] != path_id(path):
         return  # skipped (binary, unreadable): the summary lists it already
-    lines = corpus.texts[-1].count("\n") + (not corpus.texts[-1].endswith("\n"))
+    text = corpus.texts[-1]
+    end = "\n" if "\n" in text or "\r" not in text else "\r"
+    lines = text.count(end) + (not text.endswith(end))
     if lines >= MANY_LINES:
         corpus.notes.append(f"1 document from {path}, a file of {lines:,} lines: use --lines for one document per line")
 
@@ -315,8 +317,20 @@ def _read_file(corpus: Corpus, path: Path, doc_id: str) -> None:
     corpus.add(doc_id, text, encoding)
 
 
+def line_break(data: bytes) -> bytes:
+    """What ends a line: \\n (a \\r before it is dropped from the line); \\r in a file that holds
+    \\r and no \\n at all (classic Mac OS), which was read as one line."""
+    return b"\r" if b"\r" in data and b"\n" not in data else b"\n"
+
+
+def mac_lines_note(path: Path | str) -> str:
+    """The note for a --lines file split at \\r (both engines)."""
+    return f"{path}: no \\n in the file, so its lines were split at \\r (classic Mac OS line ends)"
+
+
 def _read_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes | None = None) -> None:
-    """One document per line: split on \\n only (U+2028, U+0085 stay inside lines), strip \\r."""
+    """One document per line: split on \\n only (U+2028, U+0085 stay inside lines), strip \\r; split on \\r
+    in a file without any \\n (see line_break)."""
     if data is None:
         try:
             data = path.read_bytes()
@@ -326,7 +340,10 @@ def _read_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes | No
         raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM) :]
-    raw_lines = data.split(b"\n")
+    separator = line_break(data)
+    if separator == b"\r":
+        corpus.notes.append(mac_lines_note(path))
+    raw_lines = data.split(separator)
     if raw_lines and raw_lines[-1] == b"":
         raw_lines.pop()  # a final newline ends the last line; it does not start an empty one
     for number, raw in enumerate(raw_lines, start=1):

@@ -11,7 +11,7 @@ import pyarrow as pa
 from ..errors import UsageError
 from ..output import FORMATS, write_table
 from ..settings import Settings
-from .read import STDIN, UTF8_BOM, decoded_column, is_table, load_table, walk_folder
+from .read import STDIN, UTF8_BOM, decoded_column, is_table, line_break, load_table, walk_folder
 
 
 def check_target(settings: Settings, out: Path) -> None:
@@ -81,12 +81,14 @@ def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]
     elif settings.lines:
         data = source.read_bytes()
         bom = data.startswith(UTF8_BOM)
-        lines = data[len(UTF8_BOM) if bom else 0 :].split(b"\n")
+        data = data[len(UTF8_BOM) if bom else 0 :]
+        separator = line_break(data)  # as the run split them
+        lines = data.split(separator)
         final_newline = bool(lines) and lines[-1] == b""
         if final_newline:
             lines.pop()
         kept = [line for number, line in enumerate(lines, start=1) if number not in dropped]
-        body = b"\n".join(kept) + (b"\n" if final_newline and kept else b"")
+        body = separator.join(kept) + (separator if final_newline and kept else b"")
         out.write_bytes((UTF8_BOM if bom else b"") + body)
     else:  # one file is one document: it has nothing to be a duplicate of
         shutil.copyfile(source, out)
