@@ -317,3 +317,30 @@ def test_lines_with_classic_mac_line_ends_are_split_at_cr_as_on_duckdb(spark, tm
     assert duck == spark_pairs and duck.count(b"\n") == 4  # a header and the three foxes' pairs
     assert "5 read = 4 processed + 1 empty + 0 skipped" in summary and "1 decoded as Latin-1" in summary
     assert f"note: {lines}: no \\n in the file, so its lines were split at \\r" in summary
+
+
+@pytest.mark.slow
+def test_table_cells_that_are_not_utf8_are_read_as_on_duckdb(spark, tmp_path):
+    """Spark read a Latin-1 CSV as UTF-8, each such byte silently U+FFFD (other pairs than DuckDB's),
+    took a Parquet string that is not UTF-8 as it was, refused a binary text column, and skipped a
+    JSON line that is not UTF-8 as "text is NULL". Now: DuckDB's reading, or its one-line error."""
+    fox = "caf\xe9 cr\xe8me br\xfbl\xe9e and the quick brown fox"
+    table = tmp_path / "latin1.csv"
+    rows = [("n\xe9e", fox, "latin-1"), ("b", fox, "utf-8"), ("c", fox + "!", "latin-1"), ("d", "x", "utf-8")]
+    table.write_bytes(b"\xef\xbb\xbfid,text\n" + b"".join(f"{i},{t}\n".encode(n) for i, t, n in rows))
+    duck, spark_pairs, summary = run_both(tmp_path, [str(table)], "--threshold", "0.5")
+    assert duck == spark_pairs and duck.decode().splitlines()[1].startswith("b,n\xe9e,1.0,")
+    assert "4 read = 4 processed + 0 empty + 0 skipped (2 decoded as Latin-1)" in summary
+    raw = pa.array([fox.encode("latin-1"), fox.encode(), None, b"\xef\xbb\xbf" + fox.encode()], pa.binary())
+    unchecked = pa.StringArray.from_buffers(len(raw), raw.buffers()[1], raw.buffers()[2], raw.buffers()[0])
+    for name, texts in (("string", unchecked), ("binary", raw)):
+        table = tmp_path / f"{name}.parquet"
+        pq.write_table(pa.table({"id": ["a", "b", "c", "d"], "text": texts}), table)
+        duck, spark_pairs, summary = run_both(tmp_path, [str(table)], "--threshold", "0.5")
+        assert duck == spark_pairs and duck.count(b"\n") == 4
+        assert "4 read = 3 processed + 0 empty + 1 skipped (1 decoded as Latin-1)" in summary
+    table = tmp_path / "docs.jsonl"
+    table.write_bytes(b'{"id": "a", "text": "caf\xe9"}\n{"id": "b", "text": "cafe"}\n')
+    duck_error, spark_error = errors_of_both(tmp_path, [str(table)])
+    assert duck_error == f"Error: {table}: text column 'text' holds text that is not valid UTF-8\n"
+    assert spark_error == f"Error: {table}: a line is not valid JSON, or not UTF-8 (JSON lines must be UTF-8)\n"

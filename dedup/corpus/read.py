@@ -386,9 +386,11 @@ def _read_table(
     table = load_table(path, delimiter)
     if path.is_dir():
         _list_left_out(corpus, path)
-    if table_format(path) == "jsonl":
+    kind = table_format(path)
+    if kind == "jsonl":
         _check_json_ids(table, path, id_column or "id")
-    _read_arrow(corpus, table, str(path), id_column, text_column, prefix)
+    latin1 = LATIN1_CELLS.get(kind or "", ())
+    _read_arrow(corpus, table, str(path), id_column, text_column, prefix, latin1)
 
 
 def _list_left_out(corpus: Corpus, root: Path) -> None:
@@ -414,8 +416,21 @@ def _check_json_ids(table: pa.Table, path: Path, id_name: str) -> None:
             )
 
 
+# Which columns of a table may hold cells that are not UTF-8, read as Latin-1 as a text file is:
+# every cell of a CSV (it has no declared encoding: Latin-1 and cp1252 exports are common); the
+# texts of a Parquet file (strings are UTF-8 by its spec, but a writer may not check). JSON is
+# UTF-8 by definition (RFC 8259), and Spark's reader cannot give its bytes back: an error.
+LATIN1_CELLS = {"csv": ("text", "id"), "tsv": ("text", "id"), "parquet": ("text",)}
+
+
 def _read_arrow(
-    corpus: Corpus, table: pa.Table, path: str, id_column: str | None, text_column: str, prefix: str | None
+    corpus: Corpus,
+    table: pa.Table,
+    path: str,
+    id_column: str | None,
+    text_column: str,
+    prefix: str | None,
+    latin1: tuple[str, ...] = (),
 ) -> None:
     columns = table.column_names
     if text_column not in columns:
@@ -426,11 +441,17 @@ def _read_arrow(
     for name in (text_column, id_name):
         if name is not None and columns.count(name) > 1:
             raise InputError(f"{path}: {columns.count(name)} columns are named {name!r}; which one is meant?")
-    texts = decoded_column(table.column(text_column), path, "text", text_column)
+    if "text" in latin1:
+        texts, encodings = decoded_cells(table.column(text_column), path, "text", text_column)
+    else:
+        texts, encodings = decoded_column(table.column(text_column), path, "text", text_column), None
     if not (pa.types.is_string(texts.type) or pa.types.is_large_string(texts.type) or pa.types.is_null(texts.type)):
         raise InputError(f"{path}: text column {text_column!r} has type {texts.type}, expected strings")
     if id_name is not None:
-        ids = decoded_column(table.column(id_name), path, "id", id_name)
+        if "id" in latin1:
+            ids = decoded_cells(table.column(id_name), path, "id", id_name)[0]
+        else:
+            ids = decoded_column(table.column(id_name), path, "id", id_name)
         if ids.null_count:
             raise InputError(f"{path}: id column {id_name!r} has {ids.null_count} empty (NULL) values")
         if pa.types.is_nested(ids.type):
@@ -442,13 +463,15 @@ def _read_arrow(
                 raise nan_ids(path, id_name, nans)
     else:
         id_values = list(range(1, table.num_rows + 1))
-    for doc_id, text in zip(id_values, texts.to_pylist(), strict=True):
+    if encodings is None:
+        encodings = ["utf-8"] * table.num_rows
+    for doc_id, text, encoding in zip(id_values, texts.to_pylist(), encodings, strict=True):
         if prefix is not None:
             doc_id = f"{prefix}:{doc_id}"
         if text is None:
             corpus.skipped.append(Skipped(str(doc_id), "text is NULL"))
         else:
-            corpus.add(doc_id, text)
+            corpus.add(doc_id, text, encoding)
 
 
 def decoded_column(column: pa.ChunkedArray, path: str, role: str, name: str) -> pa.ChunkedArray:
@@ -469,6 +492,37 @@ def decoded_column(column: pa.ChunkedArray, path: str, role: str, name: str) -> 
     except pa.ArrowInvalid:
         raise InputError(f"{path}: {role} column {name!r} holds text that is not valid UTF-8") from None
     return column
+
+
+def decoded_cells(column: pa.ChunkedArray, path: str, role: str, name: str) -> tuple[pa.ChunkedArray, list[str] | None]:
+    """A column as decoded_column reads it, except that a cell that is not valid UTF-8 is read as
+    Latin-1, as a text file or a line is (see decode); with each cell's encoding when one was."""
+    try:
+        return decoded_column(column, path, role, name), None
+    except InputError:
+        pass
+    if pa.types.is_dictionary(column.type):
+        column = pa.chunked_array([chunk.dictionary_decode() for chunk in column.chunks], column.type.value_type)
+    texts: list[str | None] = []
+    encodings: list[str] = []
+    for value in column.cast(pa.large_binary()).to_pylist():
+        try:
+            texts.append(None if value is None else value.decode("utf-8"))
+            encodings.append("utf-8")
+        except UnicodeDecodeError:
+            texts.append(value.decode("latin-1"))
+            encodings.append("latin-1")
+    return pa.chunked_array([pa.array(texts, pa.string())]), encodings
+
+
+def csv_cells_as_text(table: pa.Table, path: Path) -> pa.Table:
+    """A CSV read with cells that are not UTF-8 (read as bytes, see _load_csv) with every cell as
+    the run reads it: UTF-8, else Latin-1."""
+    columns = [
+        decoded_cells(column, str(path), "a", name)[0] if pa.types.is_binary(column.type) else column
+        for name, column in zip(table.column_names, table.columns, strict=True)
+    ]
+    return pa.table(columns, names=table.column_names)
 
 
 def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
@@ -533,7 +587,16 @@ def _load_csv(path: Path, delimiter: str) -> pa.Table:
         names = reader.schema.names
     bad.clear()
     convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string()))
-    table = pcsv.read_csv(path, parse_options=options, convert_options=convert)
+    try:
+        table = pcsv.read_csv(path, parse_options=options, convert_options=convert)
+    except pa.ArrowInvalid as error:
+        if "invalid UTF8" not in str(error):
+            raise
+        # A cell that is not UTF-8 (a Latin-1 or cp1252 export): the cells are read as bytes, and
+        # each is decoded as a text file is (decoded_cells); the separators and quotes are ASCII.
+        bad.clear()
+        convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.binary()))
+        table = pcsv.read_csv(path, parse_options=options, convert_options=convert)
     if bad:
         row = bad[0]
         raise InputError(
@@ -562,7 +625,7 @@ def _check_quotes(path: Path, delimiter: str) -> None:
     opener = gzip.open if path.suffix.lower() in COMPRESSED else open
     limit = csv.field_size_limit(sys.maxsize)  # a document may be longer than csv's 128 KiB
     try:
-        with opener(path, "rt", encoding="utf-8-sig", newline="") as file:
+        with opener(path, "rt", encoding="utf-8-sig", errors="surrogateescape", newline="") as file:
             reader = csv.reader(file, delimiter=delimiter, strict=True)
             try:
                 for _ in reader:

@@ -11,7 +11,17 @@ import pyarrow as pa
 from ..errors import UsageError
 from ..output import FORMATS, write_table
 from ..settings import Settings
-from .read import STDIN, UTF8_BOM, decoded_column, is_table, line_break, load_table, walk_folder
+from .read import (
+    STDIN,
+    UTF8_BOM,
+    csv_cells_as_text,
+    decoded_column,
+    is_table,
+    line_break,
+    load_table,
+    table_format,
+    walk_folder,
+)
 
 
 def check_target(settings: Settings, out: Path) -> None:
@@ -66,6 +76,8 @@ def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]
             shutil.copy2(path, target)
     elif table:
         rows = load_table(source, settings.delimiter)
+        if table_format(source) in ("csv", "tsv"):
+            rows = csv_cells_as_text(rows, source)  # as the run read them, not as bytes
         views = {pa.string_view(): pa.large_string(), pa.binary_view(): pa.large_binary()}  # pyarrow cannot filter them
         rows = rows.cast(pa.schema([field.with_type(views.get(field.type, field.type)) for field in rows.schema]))
         id_name = settings.id_column or ("id" if "id" in rows.column_names else None)
