@@ -221,3 +221,24 @@ def test_parquet_texts_that_are_not_utf8_are_read_as_latin1_and_counted(tmp_path
         assert result.exit_code == 0, result.output
         assert [row[:3] for row in csv.reader(io.StringIO(result.stdout))][1:] == [["a", "b", "1.0"]]
         assert "4 read = 3 processed + 0 empty + 1 skipped (1 decoded as Latin-1)" in result.stderr
+        # written back as the run read the texts (a traceback for CSV/JSON lines; a binary text was
+        # written as a Python bytes literal), or as they were (Parquet)
+        kept = {}
+        for suffix in (".csv", ".jsonl", ".parquet"):
+            out = tmp_path / f"{name}-kept{suffix}"
+            done = runner.invoke(app, ["run", str(corpus), "-t", "0.5", "-q", "--write-deduplicated", str(out)])
+            assert done.exit_code == 0, done.output
+            kept[suffix] = out
+        assert list(csv.reader(io.StringIO(kept[".csv"].read_text("utf-8")))) == [
+            ["id", "text"],
+            ["a", LATIN1_FOX],
+            ["c", ""],
+            ["d", TEXT],
+        ]
+        assert [json.loads(line)["text"] for line in kept[".jsonl"].read_text("utf-8").splitlines()] == [
+            LATIN1_FOX,
+            None,
+            TEXT,
+        ]
+        written = pq.read_table(kept[".parquet"]).column("text").cast(pa.binary()).to_pylist()
+        assert written == [LATIN1_FOX.encode("latin-1"), None, TEXT.encode()]

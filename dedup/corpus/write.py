@@ -9,12 +9,13 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import UsageError
-from ..output import FORMATS, write_table
+from ..output import FORMATS, format_for, write_table
 from ..settings import Settings
 from .read import (
     STDIN,
     UTF8_BOM,
     csv_cells_as_text,
+    decoded_cells,
     decoded_column,
     is_table,
     line_break,
@@ -55,6 +56,23 @@ def check_not_an_input(inputs: Iterable[Path], target: Path, option: str) -> Non
             raise UsageError(f"{option} {target} would overwrite the input {source}: write it elsewhere")
 
 
+def _as_text(rows: pa.Table, source: Path, text_column: str) -> pa.Table:
+    """A table bound for CSV or JSON lines with its texts as the run read them: strings that are not
+    valid UTF-8 (and a binary text column) decoded as Latin-1 where they are not UTF-8, where
+    writing them stopped with a traceback (a binary text was written as a Python bytes literal)."""
+    for index, field in enumerate(rows.schema):
+        kind = field.type
+        if (
+            pa.types.is_string(kind)
+            or pa.types.is_large_string(kind)
+            or (field.name == text_column and (pa.types.is_binary(kind) or pa.types.is_large_binary(kind)))
+        ):
+            rows = rows.set_column(
+                index, field.name, decoded_cells(rows.column(index), str(source), "a", field.name)[0]
+            )
+    return rows
+
+
 def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]) -> None:
     """Write the input minus the dropped documents (their ids) to `out`.
 
@@ -89,7 +107,10 @@ def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]
             mask = pc.invert(pc.is_in(ids, value_set=drop))
         else:
             mask = pa.array([number not in dropped for number in range(1, rows.num_rows + 1)])
-        write_table(rows.filter(mask), out)
+        rows = rows.filter(mask)
+        if format_for(out) != "parquet":
+            rows = _as_text(rows, source, settings.text_column)
+        write_table(rows, out)
     elif settings.lines:
         data = source.read_bytes()
         bom = data.startswith(UTF8_BOM)
