@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ..cleanup import html_to_text
 from ..errors import InputError, Interrupted, UsageError
 from ..settings import Settings
 
@@ -137,6 +136,8 @@ def read_inputs(settings: Settings) -> Corpus:
         delimiter=settings.delimiter,
     )
     if settings.strip_html:
+        from ..cleanup import html_to_text  # html.parser only for --strip-html
+
         corpus.texts = [html_to_text(text) for text in corpus.texts]
     return corpus
 
@@ -340,6 +341,8 @@ def read_documents(table: pa.Table, strip_html: bool = False) -> Corpus:
     corpus = Corpus()
     _read_arrow(corpus, table, "the documents", None, "text", None)
     if strip_html:
+        from ..cleanup import html_to_text  # html.parser only for --strip-html
+
         corpus.texts = [html_to_text(text) for text in corpus.texts]
     _check_unique(corpus.ids)
     return corpus
