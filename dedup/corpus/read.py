@@ -10,7 +10,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,16 +39,47 @@ ARROW_BATCH_ROWS = 64
 
 @dataclass
 class Corpus:
+    """The documents read so far, in order. A table's texts stay Arrow strings (no Python string per
+    document: 1M short documents read in ~1 s instead of ~7 s, without ~300 MB of Python objects);
+    a file's or a line's text is a Python string until the next table or the end."""
+
     ids: list[object] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
     encodings: list[str] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # things the user may not have meant, for the summary
+    text_chunks: list[pa.Array] = field(default_factory=list)  # the texts in order, after `pending`'s flush
+    pending: list[str] = field(default_factory=list)  # the texts added since the last chunk
 
     def add(self, doc_id: object, text: str, encoding: str = "utf-8") -> None:
         self.ids.append(doc_id)
-        self.texts.append(text)
+        self.pending.append(text)
         self.encodings.append(encoding)
+
+    def add_texts(self, ids: list[object], texts: pa.ChunkedArray) -> None:
+        """A table's documents: `texts` UTF-8 strings (checked), no NULLs, one per id."""
+        self._flush()
+        self.ids.extend(ids)
+        self.encodings.extend(["utf-8"] * len(ids))
+        for chunk in texts.chunks:  # 32-bit offsets as a Python-built array has: cast chunk by chunk
+            self.text_chunks.append(chunk.cast(pa.string()) if chunk.type != pa.string() else chunk)
+
+    def texts(self) -> pa.ChunkedArray:
+        self._flush()
+        return pa.chunked_array(self.text_chunks, pa.string())
+
+    def map_texts(self, function: Callable[[str], str]) -> None:
+        """Every text replaced by function(text) (--strip-html), in Python."""
+        texts = [function(text) for text in self.texts().to_pylist()]
+        self.text_chunks, self.pending = [], texts
+
+    def last_text(self) -> str:
+        return self.pending[-1] if self.pending else self.text_chunks[-1][-1].as_py()
+
+    def _flush(self) -> None:
+        if self.pending:
+            array = pa.array(self.pending, pa.string())  # a ChunkedArray past 2 GiB of text
+            self.text_chunks.extend(array.chunks if isinstance(array, pa.ChunkedArray) else [array])
+            self.pending = []
 
     @property
     def latin1(self) -> int:
@@ -67,7 +98,7 @@ class Corpus:
             {
                 "position": pa.array(range(1, len(self.ids) + 1), pa.int64()),
                 "id": ids,
-                "text": pa.array(self.texts, pa.string()),
+                "text": self.texts(),
                 "encoding": pa.array(self.encodings, pa.string()),
             }
         )
@@ -138,7 +169,7 @@ def read_inputs(settings: Settings) -> Corpus:
     if settings.strip_html:
         from ..cleanup import html_to_text  # html.parser only for --strip-html
 
-        corpus.texts = [html_to_text(text) for text in corpus.texts]
+        corpus.map_texts(html_to_text)
     return corpus
 
 
@@ -183,7 +214,8 @@ MANY_LINES = 10  # a file given alone with this many lines was probably meant as
 def _note_many_lines(corpus: Corpus, path: Path) -> None:
     if not corpus.ids or corpus.ids[-1] != path_id(path):
         return  # skipped (binary, unreadable): the summary lists it already
-    lines = corpus.texts[-1].count("\n") + (not corpus.texts[-1].endswith("\n"))
+    text = corpus.last_text()
+    lines = text.count("\n") + (not text.endswith("\n"))
     if lines >= MANY_LINES:
         corpus.notes.append(f"1 document from {path}, a file of {lines:,} lines: use --lines for one document per line")
 
@@ -343,7 +375,7 @@ def read_documents(table: pa.Table, strip_html: bool = False) -> Corpus:
     if strip_html:
         from ..cleanup import html_to_text  # html.parser only for --strip-html
 
-        corpus.texts = [html_to_text(text) for text in corpus.texts]
+        corpus.map_texts(html_to_text)
     _check_unique(corpus.ids)
     return corpus
 
@@ -413,13 +445,15 @@ def _read_arrow(
         id_values = ids.to_pylist()
     else:
         id_values = list(range(1, table.num_rows + 1))
-    for doc_id, text in zip(id_values, texts.to_pylist(), strict=True):
-        if prefix is not None:
-            doc_id = f"{prefix}:{doc_id}"
-        if text is None:
-            corpus.skipped.append(Skipped(str(doc_id), "text is NULL"))
-        else:
-            corpus.add(doc_id, text)
+    if prefix is not None:
+        id_values = [f"{prefix}:{doc_id}" for doc_id in id_values]
+    if texts.null_count:
+        present = texts.is_valid()
+        kept = present.to_pylist()
+        corpus.skipped.extend(Skipped(str(d), "text is NULL") for d, k in zip(id_values, kept, strict=True) if not k)
+        id_values = [doc_id for doc_id, k in zip(id_values, kept, strict=True) if k]
+        texts = texts.filter(present)
+    corpus.add_texts(id_values, texts)
 
 
 def decoded_column(column: pa.ChunkedArray, path: str, role: str, name: str) -> pa.ChunkedArray:
