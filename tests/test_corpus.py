@@ -10,12 +10,13 @@ import pytest
 from typer.testing import CliRunner
 
 from dedup.cli import app
-from dedup.corpus.read import read_corpus
+from dedup.corpus.read import read_by_python, read_corpus
 from dedup.errors import InputError, UsageError
+from dedup.settings import Settings
 
 
 def docs(corpus) -> dict:
-    return dict(zip(corpus.ids, corpus.texts, strict=True))
+    return dict(zip(corpus.ids, corpus.texts().to_pylist(), strict=True))
 
 
 def test_folder_ids_are_relative_paths_sorted_recursively(tmp_path):
@@ -141,3 +142,34 @@ def test_file_names_that_are_not_utf8_are_ids_with_their_bytes_escaped(tmp_path)
         "cafe.txt,sub\\xff/x.txt,1.0,1.0",
     ]
     assert os.listdir(os.fsencode(out)) == [b"caf\xe9.txt"]  # the survivor, written under its own name
+
+
+def test_tables_between_files_keep_the_input_order_with_their_texts_as_arrow(tmp_path):
+    """A table's texts stay Arrow strings (large, dictionary or binary columns cast chunk by chunk),
+    its NULL texts listed as skipped; the documents keep the order of the inputs and of their rows."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "a.txt").write_bytes("caf\xe9".encode("latin-1"))
+    texts = pa.chunked_array([pa.array(["one", None], pa.large_string()), pa.array(["three"], pa.large_string())])
+    pq.write_table(pa.table({"id": ["x", "y", "z"], "text": texts}), tmp_path / "t1.parquet")
+    (tmp_path / "lines.txt").write_text("l1\nl2\n")
+    pq.write_table(pa.table({"text": pa.array(["d", "e"]).dictionary_encode()}), tmp_path / "t2.parquet")
+    pq.write_table(pa.table({"text": pa.array([b"bin", None], pa.binary())}), tmp_path / "t3.parquet")
+    inputs = [tmp_path / name for name in ("folder", "t1.parquet", "lines.txt", "t2.parquet", "t3.parquet")]
+    read = read_by_python(Settings(inputs=tuple(inputs)))
+    assert read.raw is not None and read.raw.schema.field("text").type == pa.string()
+    rows = [(r["position"], r["id"], r["text"], r["encoding"]) for r in read.raw.to_pylist()]
+    t = tmp_path
+    assert rows == [
+        (1, f"{t}/folder/a.txt", "café", "latin-1"),
+        (2, f"{t}/t1.parquet:x", "one", "utf-8"),
+        (3, f"{t}/t1.parquet:z", "three", "utf-8"),
+        (4, f"{t}/lines.txt", "l1\nl2\n", "utf-8"),
+        (5, f"{t}/t2.parquet:1", "d", "utf-8"),
+        (6, f"{t}/t2.parquet:2", "e", "utf-8"),
+        (7, f"{t}/t3.parquet:1", "bin", "utf-8"),
+    ]
+    assert read.skipped.to_pylist() == [
+        {"source": f"{t}/t1.parquet:y", "reason": "text is NULL"},
+        {"source": f"{t}/t3.parquet:2", "reason": "text is NULL"},
+    ]
+    assert read.latin1 == 1
