@@ -95,7 +95,7 @@ def _numbered_ids(engine: Any, settings: Settings) -> bool:
         return True
     if kind != "table" or settings.id_column is not None:
         return False
-    return "id" not in _table_reader(engine.session, path).columns
+    return "id" not in _table_reader(engine.session, path, settings.delimiter).columns
 
 
 def _drop_bom(content: Any) -> Any:
@@ -202,7 +202,7 @@ def _mac_line_ends(engine: Any, path: str, frame: Any) -> bool:
 def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple: bool, id_columns: list[str]) -> Any:
     from pyspark.sql import functions as F
 
-    frame = _table_reader(session, path)
+    frame = _table_reader(session, path, settings.delimiter)
     columns = frame.columns
     listed = ", ".join(map(repr, columns))
     if settings.text_column not in columns:
@@ -285,7 +285,7 @@ def _check_id_values(frame: Any, path: str, id_name: str, csv: bool) -> None:
         raise InputError(f"{path}: id column {id_name!r} holds text that is not valid UTF-8")
 
 
-def _table_reader(session: Any, path: str) -> Any:
+def _table_reader(session: Any, path: str, delimiter: str | None = None) -> Any:
     lower = path.lower().rstrip("/")
     if lower.endswith(".parquet"):
         return session.read.parquet(path)
@@ -302,7 +302,7 @@ def _table_reader(session: Any, path: str) -> Any:
             multiLine=True,
             inferSchema=False,
             escape='"',
-            sep="\t" if lower.endswith(".tsv") else ",",
+            sep=delimiter or ("\t" if lower.endswith(".tsv") else ","),  # --delimiter, as on DuckDB
             encoding="ISO-8859-1",
         ).csv(path)
         frame = frame.toDF(*(_header_name(name, first=i == 0) for i, name in enumerate(frame.columns)))

@@ -66,15 +66,17 @@ def test_lines_and_tables_with_traps_give_byte_identical_pairs(spark, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("suffix,sep", [(".csv", ","), (".tsv", "\t")])
+@pytest.mark.parametrize("suffix,sep", [(".csv", ","), (".tsv", "\t"), (".csv", ";")])
 def test_csv_cells_are_read_as_their_text_as_on_duckdb(spark, tmp_path, suffix, sep):
     """Spark inferred the column types (ids 007 and 0042 became 7 and 42) and read an empty cell
-    as NULL (an empty text skipped, an empty id refused): the DuckDB engine reads the text."""
+    as NULL (an empty text skipped, an empty id refused): the DuckDB engine reads the text. Spark
+    also ignored --delimiter (a `;` file was one column: "no text column")."""
     fox = "the quick brown fox jumps over the lazy dog"
     rows = [("007", fox), ("0042", fox + "!"), ("5", "NA"), ("6", ""), ("8", "12345"), ("9", "12345.0")]
     table = tmp_path / f"t{suffix}"
     table.write_text("id" + sep + "text\n" + "".join(f"{i}{sep}{t}\n" for i, t in rows))
-    duck, spark_pairs, summary = run_both(tmp_path, [str(table)], "--threshold", "0.5", "-k", "3")
+    delimiter = ["--delimiter", sep] if sep == ";" else []
+    duck, spark_pairs, summary = run_both(tmp_path, [str(table)], "--threshold", "0.5", "-k", "3", *delimiter)
     assert duck == spark_pairs
     assert duck.decode().splitlines()[1].startswith("0042,007,")
     assert "6 read = 5 processed + 1 empty + 0 skipped" in summary
