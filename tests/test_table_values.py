@@ -8,6 +8,7 @@ date read as a timestamp) is a wrong answer given in silence.
 from __future__ import annotations
 
 import csv
+import decimal
 import io
 import json
 
@@ -242,3 +243,26 @@ def test_parquet_texts_that_are_not_utf8_are_read_as_latin1_and_counted(tmp_path
         ]
         written = pq.read_table(kept[".parquet"]).column("text").cast(pa.binary()).to_pylist()
         assert written == [LATIN1_FOX.encode("latin-1"), None, TEXT.encode()]
+
+
+@pytest.mark.parametrize(
+    "ids,names",
+    [
+        (pa.array([0.1, 0.2], pa.float32()), ["0.1", "0.2"]),
+        (pa.array([1, 2], pa.duration("s")), ["1", "2"]),
+        (pa.array([1, 2], pa.timestamp("s")), ["1970-01-01 00:00:01.000", "1970-01-01 00:00:02.000"]),
+        (pa.array([19723, 19724], pa.date32()), ["2024-01-01", "2024-01-02"]),
+        (pa.array([decimal.Decimal("1.10"), decimal.Decimal("2.00")], pa.decimal128(5, 2)), ["1.10", "2.00"]),
+        (pa.array([False, True]), ["false", "true"]),
+    ],
+)
+def test_ids_of_other_types_are_named_as_arrow_writes_them_and_deduplicated(tmp_path, ids, names):
+    """Such ids went through Python values: a float32 0.1 became 0.10000000149011612 and a duration
+    of 1 s 1000000 (ids renamed in silence), and --write-deduplicated stopped with a traceback."""
+    corpus = tmp_path / "docs.parquet"
+    pq.write_table(pa.table({"id": ids, "text": [TEXT, TEXT + "!"]}), corpus)
+    assert [(p["id_a"], p["id_b"]) for p in run_csv([str(corpus)])] == [tuple(names)]
+    out = tmp_path / "kept.parquet"
+    result = runner.invoke(app, ["run", str(corpus), "-t", "0.5", "-q", "--write-deduplicated", str(out)])
+    assert result.exit_code == 0, result.output
+    assert pq.read_table(out).column("id").to_pylist() == ids[:1].to_pylist()

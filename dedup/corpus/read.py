@@ -491,11 +491,11 @@ def _read_arrow(
             raise InputError(f"{path}: id column {id_name!r} has {ids.null_count} empty (NULL) values")
         if pa.types.is_nested(ids.type):
             raise InputError(f"{path}: id column {id_name!r} has type {ids.type}; ids are numbers or strings")
-        id_values = ids.to_pylist()
         if pa.types.is_floating(ids.type):
-            nans = sum(1 for value in id_values if value != value)
+            nans = sum(1 for value in ids.to_pylist() if value != value)
             if nans:
                 raise nan_ids(path, id_name, nans)
+        id_values = id_strings(ids, path, id_name).to_pylist()
     else:
         id_values = list(range(1, table.num_rows + 1))
     if prefix is not None:
@@ -529,6 +529,19 @@ def decoded_column(column: pa.ChunkedArray, path: str, role: str, name: str) -> 
     except pa.ArrowInvalid:
         raise InputError(f"{path}: {role} column {name!r} holds text that is not valid UTF-8") from None
     return column
+
+
+def id_strings(ids: pa.ChunkedArray, path: str, name: str) -> pa.ChunkedArray:
+    """Ids that are neither integers nor strings (floats, decimals, dates, times, durations,
+    booleans) as Arrow writes them as text, as the run names them. Through Python values they
+    changed: a float32 0.1 became "0.10000000149011612", a duration of 1 s "1000000"."""
+    kind = ids.type
+    if pa.types.is_integer(kind) or pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        return ids
+    try:
+        return ids.cast(pa.string())
+    except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
+        raise InputError(f"{path}: id column {name!r} has type {kind}; ids are numbers or strings") from None
 
 
 def decoded_cells(column: pa.ChunkedArray, path: str, role: str, name: str) -> tuple[pa.ChunkedArray, list[str] | None]:

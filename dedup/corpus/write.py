@@ -17,6 +17,7 @@ from .read import (
     csv_cells_as_text,
     decoded_cells,
     decoded_column,
+    id_strings,
     is_table,
     line_break,
     load_table,
@@ -103,6 +104,7 @@ def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]
             import pyarrow.compute as pc  # ~50 ms to import: only a run that writes a deduplicated table needs it
 
             ids = decoded_column(rows.column(id_name), str(source), "id", id_name)  # as the run read them
+            ids = id_strings(ids, str(source), id_name)
             drop = pa.array(sorted(dropped, key=str), ids.type) if dropped else pa.array([], ids.type)
             mask = pc.invert(pc.is_in(ids, value_set=drop))
         else:
