@@ -138,6 +138,8 @@ def test_query_cli(planted, tmp_path):
     assert result.exit_code == 2 and "exactly one" in result.stderr
     result = CliRunner().invoke(app, ["query", str(db), "--text", "x", "--min-bands", "0"])
     assert result.exit_code == 2
+    result = CliRunner().invoke(app, ["query", str(db), "--file", str(tmp_path)])  # a folder: was a traceback
+    assert (result.exit_code, result.stderr) == (2, f"Error: cannot read --file {tmp_path}: Is a directory\n")
 
 
 def test_buckets_add_up(planted):

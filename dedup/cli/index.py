@@ -138,7 +138,10 @@ def query(
         if file is not None:
             from ..corpus.read import decode
 
-            text = decode(file.read_bytes())[0]
+            try:
+                text = decode(file.read_bytes())[0]
+            except OSError as error:  # a folder, or a file that cannot be read: not a traceback
+                raise UsageError(f"cannot read --file {file}: {error.strerror}") from None
         with open_index(db, read_only=True) as con:
             table = query_index(con, text=text, doc_id=doc_id, min_jaccard=min_jaccard, min_bands=min_bands)
     except DedupError as error:
