@@ -55,6 +55,21 @@ def test_add_refuses_existing_ids_and_other_options(tmp_path):
     assert rows(db, "select count(*) from documents") == [(len(docs),)]  # nothing was added
 
 
+def test_add_counts_latin1_documents_and_says_its_notes(tmp_path):
+    """A run's summary counts the documents decoded as Latin-1 and gives its notes; add said neither."""
+    db = make_index(tmp_path, planted_corpus(5, 1, seed=3))
+    new = tmp_path / "new.csv"
+    new.write_bytes(b"id,text\nzzz,caf\xe9 cr\xe8me br\xfbl\xe9e\nyyy,cafe creme brulee\n")
+    result = CliRunner().invoke(app, ["add", str(db), str(new)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("added 2 documents (0 replaced, 0 skipped, 1 decoded as Latin-1); ")
+    old = tmp_path / "old.txt"
+    old.write_bytes(b"".join(b"line %d of an old Mac file\r" % i for i in range(12)))
+    result = CliRunner().invoke(app, ["add", str(db), str(old)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("\n") == 2 and "\nnote: 1 document from " in result.stderr
+
+
 def test_replace_and_remove_equal_a_run_on_the_changed_corpus(tmp_path):
     docs = planted_corpus(12, 2, seed=5)
     db = make_index(tmp_path, docs, "index", "--threshold", "0.6")

@@ -138,9 +138,11 @@ def add_documents(
         record_change(engine, counts, {"add": round(time.perf_counter() - clock, 4)})
     build_clusters(engine, keep)
     new_pairs = engine.fetch_rows(query("index_new_pairs", {"first_new": first_new}, dialect))[0][0]
+    latin1 = f", {corpus.latin1} decoded as Latin-1" if corpus.latin1 else ""  # counted, as a run's summary does
     return (
-        f"added {raw.num_rows} documents ({len(existing)} replaced, {len(corpus.skipped)} skipped); "
+        f"added {raw.num_rows} documents ({len(existing)} replaced, {len(corpus.skipped)} skipped{latin1}); "
         f"{new_pairs} pairs involve them; {time.perf_counter() - clock:.3f} s"
+        + "".join(f"\nnote: {note}" for note in corpus.notes)
     )
 
 
