@@ -98,9 +98,8 @@ class Settings:
             raise UsageError(
                 "--include-hidden is not supported with --engine spark (Spark's readers skip hidden files)"
             )
-        for name, given in (("--strip-html", self.strip_html), ("--delimiter", self.delimiter is not None)):
-            if given:
-                raise UsageError(f"{name} is not supported with --engine spark yet")
+        if self.strip_html:
+            raise UsageError("--strip-html is not supported with --engine spark yet")
         if self.work_dir is None and not self.local_master:
             raise UsageError(
                 f"--engine spark on {self.master} needs --work-dir DIR (where the stage tables are written)"
