@@ -218,6 +218,8 @@ def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple
         _check_id_values(frame, path, id_name, csv)
         id_columns.append(path)
         ids = _cell_text(F.col(id_name)) if csv else F.col(id_name)
+        if dict(frame.dtypes)[id_name] == "binary":  # UTF-8 (checked above): strings, as DuckDB reads them
+            ids = ids.cast("string")
         ids = F.concat(F.lit(path + ":"), ids.cast("string")) if multiple else ids
         prefix = F.lit(None).cast("string")
     else:

@@ -70,7 +70,7 @@ def test_lines_and_tables_with_traps_give_byte_identical_pairs(spark, tmp_path):
 def test_csv_cells_are_read_as_their_text_as_on_duckdb(spark, tmp_path, suffix, sep):
     """Spark inferred the column types (ids 007 and 0042 became 7 and 42) and read an empty cell
     as NULL (an empty text skipped, an empty id refused): the DuckDB engine reads the text. Spark
-    also ignored --delimiter (a `;` file was one column: "no text column")."""
+    also refused --delimiter ("not supported with --engine spark yet")."""
     fox = "the quick brown fox jumps over the lazy dog"
     rows = [("007", fox), ("0042", fox + "!"), ("5", "NA"), ("6", ""), ("8", "12345"), ("9", "12345.0")]
     table = tmp_path / f"t{suffix}"
@@ -324,8 +324,9 @@ def test_lines_with_classic_mac_line_ends_are_split_at_cr_as_on_duckdb(spark, tm
 @pytest.mark.slow
 def test_table_cells_that_are_not_utf8_are_read_as_on_duckdb(spark, tmp_path):
     """Spark read a Latin-1 CSV as UTF-8, each such byte silently U+FFFD (other pairs than DuckDB's),
-    took a Parquet string that is not UTF-8 as it was, refused a binary text column, and skipped a
-    JSON line that is not UTF-8 as "text is NULL". Now: DuckDB's reading, or its one-line error."""
+    took a Parquet string that is not UTF-8 as it was, refused a binary text column, kept binary ids
+    as bytes, and skipped a JSON line that is not UTF-8 as "text is NULL". Now: DuckDB's reading,
+    or its one-line error."""
     fox = "caf\xe9 cr\xe8me br\xfbl\xe9e and the quick brown fox"
     table = tmp_path / "latin1.csv"
     rows = [("n\xe9e", fox, "latin-1"), ("b", fox, "utf-8"), ("c", fox + "!", "latin-1"), ("d", "x", "utf-8")]
@@ -337,7 +338,8 @@ def test_table_cells_that_are_not_utf8_are_read_as_on_duckdb(spark, tmp_path):
     unchecked = pa.StringArray.from_buffers(len(raw), raw.buffers()[1], raw.buffers()[2], raw.buffers()[0])
     for name, texts in (("string", unchecked), ("binary", raw)):
         table = tmp_path / f"{name}.parquet"
-        pq.write_table(pa.table({"id": ["a", "b", "c", "d"], "text": texts}), table)
+        ids = pa.array([b"a", b"b", b"c", b"d"], pa.binary()) if name == "binary" else ["a", "b", "c", "d"]
+        pq.write_table(pa.table({"id": ids, "text": texts}), table)
         duck, spark_pairs, summary = run_both(tmp_path, [str(table)], "--threshold", "0.5")
         assert duck == spark_pairs and duck.count(b"\n") == 4
         assert "4 read = 3 processed + 0 empty + 1 skipped (1 decoded as Latin-1)" in summary
