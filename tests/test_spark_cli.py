@@ -82,7 +82,7 @@ def test_csv_cells_are_read_as_their_text_as_on_duckdb(spark, tmp_path, suffix, 
     assert "6 read = 5 processed + 1 empty + 0 skipped" in summary
     empty_id = tmp_path / f"empty_id{suffix}"
     empty_id.write_text("id" + sep + "text\n" + sep + fox + "\n7" + sep + fox + "\n")
-    duck, spark_pairs, _ = run_both(tmp_path, [str(empty_id)], "--threshold", "0.5", "-k", "3")
+    duck, spark_pairs, _ = run_both(tmp_path, [str(empty_id)], "--threshold", "0.5", "-k", "3", *delimiter)
     assert duck == spark_pairs and duck.count(b"\n") == 2
 
 
