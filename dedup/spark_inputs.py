@@ -26,17 +26,21 @@ LONG = 2**31 - 1  # substring length meaning "to the end"
 HIDDEN_PREFIXES = (".", "_")
 
 
-def read_corpus(engine: Any, settings: Settings) -> None:
-    """Register raw_documents(position, id, text, encoding) and raw_skipped(source, reason) on the engine."""
+def read_corpus(engine: Any, settings: Settings) -> tuple[bool, list[str]]:
+    """Register raw_documents(position, id, text, encoding) and raw_skipped(source, reason) on the engine.
+    Returns whether an input table's id column gives ids (which may then repeat: the caller checks
+    them) and the notes for the summary."""
     from pyspark.sql import functions as F
 
     session = engine.session
     multiple = len(settings.inputs) > 1
     frames = []
     skipped: list[tuple[str, str]] = []
+    id_columns: list[str] = []  # the inputs whose ids come from a column
+    notes: list[str] = []
     for rank, given in enumerate(settings.inputs):
         path = given.as_posix() if hasattr(given, "as_posix") else str(given)
-        frames.append(_read_input(engine, path, rank, settings, multiple, skipped))
+        frames.append(_read_input(engine, path, rank, settings, multiple, skipped, id_columns, notes))
     numbered_ids = _numbered_ids(engine, settings)
     frame = frames[0]
     for other in frames[1:]:
@@ -57,7 +61,9 @@ def read_corpus(engine: Any, settings: Settings) -> None:
     # a row's id as text: its input's prefix (several inputs), then its line or row number
     row_id = F.concat(F.coalesce(F.col("id_prefix"), F.lit("")), F.col("source_row").cast("string"))
     content = F.col("content")
-    content = F.when((F.col("source_row") == 1) | F.col("whole_file"), _drop_bom(content)).otherwise(content)
+    # a BOM starts a file or its first line; a table's cell (content when not UTF-8) keeps its bytes
+    first_line = (F.col("source_row") == 1) & ~F.col("from_table")
+    content = F.when(first_line | F.col("whole_file"), _drop_bom(content)).otherwise(content)
     valid = F.is_valid_utf8(content.cast("string"))
     text = F.coalesce(F.col("text"), F.when(valid, content.cast("string")).otherwise(F.decode(content, "ISO-8859-1")))
     encoding = F.when(F.col("text").isNull() & ~valid, F.lit("latin-1")).otherwise(F.lit("utf-8"))
@@ -78,6 +84,7 @@ def read_corpus(engine: Any, settings: Settings) -> None:
         F.coalesce(F.col("id").cast("string"), row_id).alias("source"), F.col("reason")
     )
     engine.register_dataframe("raw_skipped", listed.unionByName(from_rows))
+    return bool(id_columns), notes
 
 
 def _numbered_ids(engine: Any, settings: Settings) -> bool:
@@ -109,7 +116,16 @@ def _kind(engine: Any, path: str, settings: Settings) -> str:
     return "table" if lower.endswith(TABLE_SUFFIXES) else "file"
 
 
-def _read_input(engine: Any, path: str, rank: int, settings: Settings, multiple: bool, skipped: list) -> Any:
+def _read_input(
+    engine: Any,
+    path: str,
+    rank: int,
+    settings: Settings,
+    multiple: bool,
+    skipped: list,
+    id_columns: list[str],
+    notes: list[str],
+) -> Any:
     from pyspark.sql import functions as F
 
     kind = _kind(engine, path, settings)
@@ -141,10 +157,16 @@ def _read_input(engine: Any, path: str, rank: int, settings: Settings, multiple:
             empty_text.alias("text"),
             F.col("content"),
             F.lit(True).alias("whole_file"),
+            F.lit(False).alias("from_table"),
             F.when(binary, F.lit("binary file (NUL byte in the first 8000 bytes)")).alias("reason"),
         )
     if kind == "lines":
         frame = session.read.option("lineSep", "\n").text(path)
+        if _mac_line_ends(engine, path, frame):  # as dedup.corpus.read.line_break: no \n at all, but \r
+            from .corpus.read import mac_lines_note
+
+            frame = session.read.option("lineSep", "\r").text(path)
+            notes.append(mac_lines_note(path))
         raw = F.col("value").cast("binary")
         stripped = F.when(
             F.substring(raw, -1, 1) == F.lit(bytearray(b"\r")), F.substring(raw, 1, F.length(raw) - 1)
@@ -157,12 +179,27 @@ def _read_input(engine: Any, path: str, rank: int, settings: Settings, multiple:
             empty_text.alias("text"),
             stripped.alias("content"),
             F.lit(False).alias("whole_file"),
+            F.lit(False).alias("from_table"),
             F.lit(None).cast("string").alias("reason"),
         )
-    return _read_table(session, path, rank, settings, multiple)
+    return _read_table(session, path, rank, settings, multiple, id_columns)
 
 
-def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple: bool) -> Any:
+def _mac_line_ends(engine: Any, path: str, frame: Any) -> bool:
+    """Whether a --lines file has \\r and no \\n: read at \\n, it is one line as long as the file, or 3
+    bytes shorter (Spark's reader drops a UTF-8 BOM); a final \\n would make it 1 or 4 bytes shorter.
+    The first two lines are looked at, none brought to the driver."""
+    from pyspark.sql import functions as F
+
+    value = F.col("value").cast("binary")
+    first = frame.limit(2).select(F.octet_length(value), F.instr(F.col("value"), "\r") > 0).collect()
+    fs, hadoop_path = engine._filesystem(path)
+    if len(first) != 1 or not first[0][1]:
+        return False
+    return fs.getFileStatus(hadoop_path).getLen() - first[0][0] in (0, len(BOM))
+
+
+def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple: bool, id_columns: list[str]) -> Any:
     from pyspark.sql import functions as F
 
     frame = _table_reader(session, path)
@@ -172,30 +209,80 @@ def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple
         raise InputError(f"{path}: no text column {settings.text_column!r}; columns are {listed}")
     if settings.id_column is not None and settings.id_column not in columns:
         raise InputError(f"{path}: no id column {settings.id_column!r}; columns are {listed}")
-    if dict(frame.dtypes)[settings.text_column] != "string":
-        kind = dict(frame.dtypes)[settings.text_column]
-        raise InputError(f"{path}: text column {settings.text_column!r} has type {kind}, expected strings")
+    text_type = dict(frame.dtypes)[settings.text_column]
+    if text_type not in ("string", "binary"):
+        raise InputError(f"{path}: text column {settings.text_column!r} has type {text_type}, expected strings")
+    csv = _is_csv(path)
     id_name = settings.id_column if settings.id_column is not None else ("id" if "id" in columns else None)
     if id_name is not None:
-        nulls = frame.where(F.col(id_name).isNull()).count()
-        if nulls:
-            raise InputError(f"{path}: id column {id_name!r} has {nulls} empty (NULL) values")
-        ids = F.concat(F.lit(path + ":"), F.col(id_name).cast("string")) if multiple else F.col(id_name)
+        _check_id_values(frame, path, id_name, csv)
+        id_columns.append(path)
+        ids = _cell_text(F.col(id_name)) if csv else F.col(id_name)
+        ids = F.concat(F.lit(path + ":"), ids.cast("string")) if multiple else ids
         prefix = F.lit(None).cast("string")
     else:
         ids = F.lit(None).cast("string" if multiple else "bigint")
         prefix = F.lit(path + ":" if multiple else None).cast("string")
     text = F.col(settings.text_column)
+    # A text that is not UTF-8 goes on as its bytes (content), decoded as Latin-1 as a text file is
+    # (dedup.corpus.read.LATIN1_CELLS): a CSV's cells (read as ISO-8859-1, so encode() gives their
+    # bytes back), a Parquet binary column, or a Parquet string that is not valid UTF-8.
+    if csv:
+        raw = F.encode(text, "ISO-8859-1")
+    elif text_type == "binary":
+        raw = text
+    else:
+        raw = F.when(~F.is_valid_utf8(text), text.cast("binary"))
+    if csv or text_type == "binary":
+        text_or_bytes = F.when(text.isNull(), F.lit(""))  # NULL: decoded from content below
+    else:
+        text_or_bytes = F.when(raw.isNull(), F.coalesce(text, F.lit("")))
     return frame.select(
         F.concat(F.lit(f"{rank:06d}:"), F.col("_metadata.file_path")).alias("source"),
         F.monotonically_increasing_id().alias("source_row"),
         ids.alias("id"),
         prefix.alias("id_prefix"),
-        F.coalesce(text, F.lit("")).alias("text"),
-        F.lit(None).cast("binary").alias("content"),
+        text_or_bytes.alias("text"),
+        raw.alias("content"),
         F.lit(False).alias("whole_file"),
+        F.lit(True).alias("from_table"),
         F.when(text.isNull(), F.lit("text is NULL")).alias("reason"),
     )
+
+
+def _is_csv(path: str) -> bool:
+    return path.lower().rstrip("/").endswith((".csv", ".tsv"))
+
+
+def _cell_text(cell: Any) -> Any:
+    """A CSV cell (read as ISO-8859-1: one character per byte) as dedup.corpus.read.decoded_cells
+    reads it: its bytes as UTF-8 when they are, else as they were read (Latin-1)."""
+    from pyspark.sql import functions as F
+
+    utf8 = F.encode(cell, "ISO-8859-1").cast("string")
+    return F.when(F.is_valid_utf8(utf8), utf8).otherwise(cell)
+
+
+def _check_id_values(frame: Any, path: str, id_name: str, csv: bool) -> None:
+    """NULL and NaN ids, and ids not valid UTF-8 (but in a CSV, see _cell_text), are refused as the
+    DuckDB engine refuses them (one pass over the id column)."""
+    from pyspark.sql import functions as F
+
+    from .corpus.read import nan_ids
+
+    column = F.col(id_name)
+    checks = [F.count_if(column.isNull()).alias("nulls")]
+    if dict(frame.dtypes)[id_name] in ("float", "double"):
+        checks.append(F.count_if(F.isnan(column)).alias("nans"))
+    if dict(frame.dtypes)[id_name] in ("string", "binary") and not csv:
+        checks.append(F.count_if(~F.is_valid_utf8(column.cast("string"))).alias("invalid"))
+    counts = frame.agg(*checks).first().asDict()
+    if counts["nulls"]:
+        raise InputError(f"{path}: id column {id_name!r} has {counts['nulls']} empty (NULL) values")
+    if counts.get("nans"):
+        raise nan_ids(path, id_name, counts["nans"])
+    if counts.get("invalid"):
+        raise InputError(f"{path}: id column {id_name!r} holds text that is not valid UTF-8")
 
 
 def _table_reader(session: Any, path: str) -> Any:
@@ -208,11 +295,31 @@ def _table_reader(session: Any, path: str) -> Any:
         # Every cell is the text it holds, as the DuckDB engine reads it (dedup/corpus/read.py): no
         # inferred types (the id 007 stays 007, not 7) and an empty cell is an empty string (Spark
         # reads it as NULL, which skipped an empty text as "text is NULL" and refused an empty id).
+        # Read as ISO-8859-1 (a character per byte; the separators and quotes are ASCII), so that a
+        # cell that is not UTF-8 keeps its bytes: UTF-8 silently turned them into U+FFFD.
         frame = session.read.options(
-            header=True, multiLine=True, inferSchema=False, escape='"', sep="\t" if lower.endswith(".tsv") else ","
+            header=True,
+            multiLine=True,
+            inferSchema=False,
+            escape='"',
+            sep="\t" if lower.endswith(".tsv") else ",",
+            encoding="ISO-8859-1",
         ).csv(path)
+        frame = frame.toDF(*(_header_name(name, first=i == 0) for i, name in enumerate(frame.columns)))
         return frame.withColumns({name: F.coalesce(frame[name], F.lit("")) for name in frame.columns})
-    return session.read.json(path)
+    frame = session.read.json(path)
+    if "_corrupt_record" in frame.columns:  # Spark's reader keeps such a line as NULLs (a NULL text)
+        raise InputError(f"{path}: a line is not valid JSON, or not UTF-8 (JSON lines must be UTF-8)")
+    return frame
+
+
+def _header_name(name: str, first: bool) -> str:
+    """A CSV header name read as ISO-8859-1, as UTF-8 when its bytes are, without a leading BOM."""
+    try:
+        name = name.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        pass
+    return name.removeprefix("\ufeff") if first else name
 
 
 def _qualified(engine: Any, path: str) -> str:

@@ -140,7 +140,7 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
         name: query(name, dialect=dialect)
         for name in ("skipped", "dropped_documents", "export_pairs")
         + (("staging_create", "staging_enter", "staging_leave") if batched else ())
-        + (("spark_input_digest", "spark_skipped") if dialect == "spark" else ())
+        + (("spark_input_digest", "spark_skipped", "spark_duplicate_ids") if dialect == "spark" else ())
     }
     sizes = {
         "documents": {"characters": BATCH_CHARACTERS, "documents": BATCH_DOCUMENTS},

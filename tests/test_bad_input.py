@@ -258,6 +258,15 @@ def test_duplicate_ids_name_an_example(tmp_path):
     assert result.exit_code == 1 and result.stderr == "Error: duplicate document id 'a': ids must be unique\n"
 
 
+@pytest.mark.parametrize("ids,nans", [([float("nan"), float("nan"), 1.0], 2), ([float("nan"), 2.0, 1.0], 1)])
+def test_nan_ids_are_refused_not_two_documents_named_nan(tmp_path, ids, nans):
+    """NaN equals nothing, not even NaN: two NaN ids passed the uniqueness check as two documents "nan"."""
+    table = write_parquet(tmp_path / "t.parquet", id=ids, text=[TEXT, TEXT, "other"])
+    result = runner.invoke(app, ["run", str(table)])
+    message = f"id column 'id' has {nans} NaN (not a number) values; NaN cannot name a document"
+    assert (result.exit_code, result.stderr) == (1, f"Error: {table}: {message}\n")
+
+
 def test_null_text_is_skipped_with_a_reason(tmp_path):
     table = write_parquet(tmp_path / "t.parquet", id=[1, 2, 3], text=[TEXT, None, TEXT])
     result = runner.invoke(app, ["run", str(table), "--show-skipped"])

@@ -31,6 +31,33 @@ def test_a_single_file_of_many_lines_says_that_it_is_one_document(tmp_path):
     assert "note:" not in run_cli(tmp_path / "short.txt").stderr
 
 
+FOX = "the quick brown fox jumps over the lazy dog"
+
+
+def test_lines_of_a_file_with_classic_mac_line_ends_are_split_at_cr_and_said(tmp_path):
+    """A --lines file whose lines end in \\r alone (no \\n at all) was read as one document and 0 pairs."""
+    path = tmp_path / "mac.txt"
+    path.write_bytes(f"{FOX}\r{FOX}!\rsomething else entirely\r\rlast".encode())
+    result = run_cli(path, "--lines", "--threshold", "0.5", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1].startswith("1,2,")
+    assert "5 read = 4 processed + 1 empty + 0 skipped" in result.stderr
+    assert (
+        f"note: {path}: no \\n in the file, so its lines were split at \\r (classic Mac OS line ends)" in result.stderr
+    )
+    out = tmp_path / "kept.txt"
+    result = run_cli(path, "--lines", "--threshold", "0.5", "-q", "--write-deduplicated", out)
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes() == f"{FOX}\rsomething else entirely\r\rlast".encode()
+    # one \\n anywhere and the lines are the \\n lines, as before (a \\r before a \\n is dropped)
+    path.write_bytes(f"{FOX}\r{FOX}!\r\n{FOX}\n".encode())
+    result = run_cli(path, "--lines", "--threshold", "0.5", "--format", "csv")
+    assert "2 read = 2 processed" in result.stderr and "note:" not in result.stderr
+    # without --lines, such a file of many lines is one document, and the note counts its lines
+    path.write_bytes("".join(f"line {i} of an old file\r" for i in range(12)).encode())
+    assert "a file of 12 lines: use --lines" in run_cli(path).stderr
+
+
 def test_lines_on_a_binary_file_is_refused(tmp_path):
     table = tmp_path / "docs.parquet"
     pq.write_table(pa.table({"text": ["a document", "another document"]}), table)

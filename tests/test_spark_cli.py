@@ -266,3 +266,81 @@ def test_input_numbering_gives_the_duckdb_documents_table_over_scan_splits(spark
     assert found.column_names == expected.column_names
     assert sorted_rows(found) == sorted_rows(expected) and expected.num_rows == loaded
     assert sorted_rows(pq.read_table(work / "skipped")) == sorted_rows(skipped) and skipped.num_rows == skipped_count
+
+
+def errors_of_both(tmp_path: Path, inputs: list[str], *options: str) -> tuple[str, str]:
+    """The stderr of a DuckDB run and of a Spark run of the same command, both refused with exit 1."""
+    duck = runner.invoke(app, ["run", *inputs, *options, "-q"])
+    spark = runner.invoke(app, ["run", *inputs, *options, "-q", "--engine", "spark", "--work-dir", str(tmp_path / "w")])
+    assert (duck.exit_code, spark.exit_code) == (1, 1), (duck.output, spark.output)
+    return duck.stderr, spark.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["parquet", "csv", "two inputs", "nan"])
+def test_duplicate_and_nan_ids_are_refused_as_on_duckdb(spark, tmp_path, case):
+    """The Spark engine did not check the ids: two documents with one id gave the pair (a, a), and
+    every stage takes the ids to be unique. NaN ids (NaN equals nothing) are refused on both."""
+    fox = "the quick brown fox jumps over the lazy dog"
+    table = tmp_path / ("t.csv" if case == "csv" else "t.parquet")
+    ids: list = ["b", "a", "b", "a"]  # the id whose second occurrence comes first: b
+    if case == "nan":
+        ids = [1.0, float("nan"), 2.0, float("nan")]
+    texts = [fox, fox + "!", "another text entirely", fox + "?"]
+    if case == "csv":
+        table.write_text("id,text\n" + "".join(f"00{i},{t}\n" for i, t in zip(ids, texts, strict=True)))
+    else:
+        pq.write_table(pa.table({"id": ids, "text": texts}), table)
+    inputs = [str(table)]
+    if case == "two inputs":
+        other = tmp_path / "other.parquet"
+        pq.write_table(pa.table({"id": ["b"], "text": [fox]}), other)
+        inputs = [str(other), str(table)]
+    duck, spark_error = errors_of_both(tmp_path, inputs, "--threshold", "0.5")
+    assert spark_error == duck
+    expected = {
+        "parquet": "duplicate document id 'b': ids must be unique",
+        "csv": "duplicate document id '00b': ids must be unique",
+        "two inputs": f"duplicate document id '{table}:b': ids must be unique",
+        "nan": f"{table}: id column 'id' has 2 NaN (not a number) values; NaN cannot name a document",
+    }[case]
+    assert duck == f"Error: {expected}\n"
+
+
+@pytest.mark.slow
+def test_lines_with_classic_mac_line_ends_are_split_at_cr_as_on_duckdb(spark, tmp_path):
+    """A --lines file with \\r line ends and no \\n was one document (0 pairs) on both engines."""
+    fox = "the quick brown fox jumps over the lazy dog"
+    lines = tmp_path / "mac.txt"
+    lines.write_bytes(f"\ufeff{fox}\r{fox}!\rcaf\xe9 cr\xe8me\r\r{fox}?\r".encode().replace(b"\xc3\xa9", b"\xe9"))
+    duck, spark_pairs, summary = run_both(tmp_path, [str(lines)], "--lines", "--threshold", "0.5")
+    assert duck == spark_pairs and duck.count(b"\n") == 4  # a header and the three foxes' pairs
+    assert "5 read = 4 processed + 1 empty + 0 skipped" in summary and "1 decoded as Latin-1" in summary
+    assert f"note: {lines}: no \\n in the file, so its lines were split at \\r" in summary
+
+
+@pytest.mark.slow
+def test_table_cells_that_are_not_utf8_are_read_as_on_duckdb(spark, tmp_path):
+    """Spark read a Latin-1 CSV as UTF-8, each such byte silently U+FFFD (other pairs than DuckDB's),
+    took a Parquet string that is not UTF-8 as it was, refused a binary text column, and skipped a
+    JSON line that is not UTF-8 as "text is NULL". Now: DuckDB's reading, or its one-line error."""
+    fox = "caf\xe9 cr\xe8me br\xfbl\xe9e and the quick brown fox"
+    table = tmp_path / "latin1.csv"
+    rows = [("n\xe9e", fox, "latin-1"), ("b", fox, "utf-8"), ("c", fox + "!", "latin-1"), ("d", "x", "utf-8")]
+    table.write_bytes(b"\xef\xbb\xbfid,text\n" + b"".join(f"{i},{t}\n".encode(n) for i, t, n in rows))
+    duck, spark_pairs, summary = run_both(tmp_path, [str(table)], "--threshold", "0.5")
+    assert duck == spark_pairs and duck.decode().splitlines()[1].startswith("b,n\xe9e,1.0,")
+    assert "4 read = 4 processed + 0 empty + 0 skipped (2 decoded as Latin-1)" in summary
+    raw = pa.array([fox.encode("latin-1"), fox.encode(), None, b"\xef\xbb\xbf" + fox.encode()], pa.binary())
+    unchecked = pa.StringArray.from_buffers(len(raw), raw.buffers()[1], raw.buffers()[2], raw.buffers()[0])
+    for name, texts in (("string", unchecked), ("binary", raw)):
+        table = tmp_path / f"{name}.parquet"
+        pq.write_table(pa.table({"id": ["a", "b", "c", "d"], "text": texts}), table)
+        duck, spark_pairs, summary = run_both(tmp_path, [str(table)], "--threshold", "0.5")
+        assert duck == spark_pairs and duck.count(b"\n") == 4
+        assert "4 read = 3 processed + 0 empty + 1 skipped (1 decoded as Latin-1)" in summary
+    table = tmp_path / "docs.jsonl"
+    table.write_bytes(b'{"id": "a", "text": "caf\xe9"}\n{"id": "b", "text": "cafe"}\n')
+    duck_error, spark_error = errors_of_both(tmp_path, [str(table)])
+    assert duck_error == f"Error: {table}: text column 'text' holds text that is not valid UTF-8\n"
+    assert spark_error == f"Error: {table}: a line is not valid JSON, or not UTF-8 (JSON lines must be UTF-8)\n"

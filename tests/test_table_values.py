@@ -179,3 +179,66 @@ def test_deduplicated_parquet_drops_the_duplicates_whatever_the_id_type(tmp_path
     )
     assert result.exit_code == 0, result.output
     assert pq.read_table(out).column("text").to_pylist() == [TEXT, "something else"]
+
+
+LATIN1_FOX = "caf\xe9 cr\xe8me br\xfbl\xe9e and the quick brown fox"
+
+
+@pytest.mark.parametrize("suffix,delimiter", [(".csv", ","), (".tsv", "\t")])
+def test_csv_cells_that_are_not_utf8_are_read_as_latin1_and_counted(tmp_path, suffix, delimiter):
+    """A Latin-1 (cp1252) export was refused whole, though a text file falls back to Latin-1: each
+    cell that is not UTF-8 is now read as Latin-1, as a line of a --lines file is, and counted."""
+    corpus = tmp_path / f"docs{suffix}"
+    rows = [("n\xe9e", LATIN1_FOX, "latin-1"), ("b", LATIN1_FOX, "utf-8"), ("c", TEXT, "utf-8"), ("d", "x", "latin-1")]
+    corpus.write_bytes(
+        f"id{delimiter}text{delimiter}note\n".encode()
+        + b"".join(f"{i}{delimiter}{t}{delimiter}\xe0 {n}\n".encode(n) for i, t, n in rows)
+    )
+    result = runner.invoke(app, ["run", str(corpus), "--threshold", "0.5", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert [row[:2] for row in csv.reader(io.StringIO(result.stdout))][1:] == [["b", "n\xe9e"]]
+    assert "4 read = 4 processed + 0 empty + 0 skipped (1 decoded as Latin-1)" in result.stderr
+    out = tmp_path / "kept.csv"
+    result = runner.invoke(app, ["run", str(corpus), "-t", "0.5", "-q", "--write-deduplicated", str(out)])
+    assert result.exit_code == 0, result.output
+    kept = list(csv.reader(io.StringIO(out.read_text("utf-8"))))  # written as UTF-8 text
+    assert kept == [
+        ["id", "text", "note"],
+        ["n\xe9e", LATIN1_FOX, "\xe0 latin-1"],
+        ["c", TEXT, "\xe0 utf-8"],
+        ["d", "x", "\xe0 latin-1"],
+    ]
+
+
+def test_parquet_texts_that_are_not_utf8_are_read_as_latin1_and_counted(tmp_path):
+    """Texts: as a text file (Latin-1 when not UTF-8, counted); ids must be UTF-8 (an error, above)."""
+    raw = pa.array([LATIN1_FOX.encode("latin-1"), LATIN1_FOX.encode(), None, TEXT.encode()], pa.binary())
+    unchecked = pa.StringArray.from_buffers(len(raw), raw.buffers()[1], raw.buffers()[2], raw.buffers()[0])
+    for name, texts in (("string", unchecked), ("binary", raw)):
+        corpus = tmp_path / f"{name}.parquet"
+        pq.write_table(pa.table({"id": ["a", "b", "c", "d"], "text": texts}), corpus)
+        result = runner.invoke(app, ["run", str(corpus), "--threshold", "0.5", "--format", "csv"])
+        assert result.exit_code == 0, result.output
+        assert [row[:3] for row in csv.reader(io.StringIO(result.stdout))][1:] == [["a", "b", "1.0"]]
+        assert "4 read = 3 processed + 0 empty + 1 skipped (1 decoded as Latin-1)" in result.stderr
+        # written back as the run read the texts (a traceback for CSV/JSON lines; a binary text was
+        # written as a Python bytes literal), or as they were (Parquet)
+        kept = {}
+        for suffix in (".csv", ".jsonl", ".parquet"):
+            out = tmp_path / f"{name}-kept{suffix}"
+            done = runner.invoke(app, ["run", str(corpus), "-t", "0.5", "-q", "--write-deduplicated", str(out)])
+            assert done.exit_code == 0, done.output
+            kept[suffix] = out
+        assert list(csv.reader(io.StringIO(kept[".csv"].read_text("utf-8")))) == [
+            ["id", "text"],
+            ["a", LATIN1_FOX],
+            ["c", ""],
+            ["d", TEXT],
+        ]
+        assert [json.loads(line)["text"] for line in kept[".jsonl"].read_text("utf-8").splitlines()] == [
+            LATIN1_FOX,
+            None,
+            TEXT,
+        ]
+        written = pq.read_table(kept[".parquet"]).column("text").cast(pa.binary()).to_pylist()
+        assert written == [LATIN1_FOX.encode("latin-1"), None, TEXT.encode()]

@@ -18,7 +18,7 @@ from ..engine import Engine
 from ..errors import UsageError
 from ..settings import Settings
 from ..stages import Plan
-from .read import Read
+from .read import Read, duplicate_id
 
 
 @dataclass
@@ -68,12 +68,16 @@ def _load_by_python(engine: Engine, read: Read) -> Loaded:
 def _load_by_spark(engine: Engine, settings: Settings, plan: Plan) -> Loaded:
     from ..spark_inputs import read_corpus
 
-    read_corpus(engine, settings)
+    ids_from_columns, notes = read_corpus(engine, settings)
+    if ids_from_columns:  # every stage takes the ids to be unique, as DuckDB's reading checks
+        duplicates = engine.fetch_rows(plan.query("spark_duplicate_ids"))
+        if duplicates:
+            raise duplicate_id(duplicates[0][0])
     digest = engine.fetch_rows(plan.query("spark_input_digest"))[0]
     skipped = engine.fetch_arrow(plan.query("spark_skipped"))
     latin1 = int(digest[2])
     inputs_digest = hashlib.sha256(json.dumps([str(v) for v in digest]).encode()).hexdigest()
-    return Loaded(int(digest[1]), skipped, latin1, inputs_digest)
+    return Loaded(int(digest[1]), skipped, latin1, inputs_digest, notes)
 
 
 def digest_tables(*tables: pa.Table) -> str:

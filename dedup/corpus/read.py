@@ -55,11 +55,12 @@ class Corpus:
         self.pending.append(text)
         self.encodings.append(encoding)
 
-    def add_texts(self, ids: list[object], texts: pa.ChunkedArray) -> None:
-        """A table's documents: `texts` UTF-8 strings (checked), no NULLs, one per id."""
+    def add_texts(self, ids: list[object], texts: pa.ChunkedArray, encodings: list[str] | None = None) -> None:
+        """A table's documents: `texts` UTF-8 strings (checked), no NULLs, one per id; each one's
+        encoding if any was decoded as Latin-1 (see decoded_cells)."""
         self._flush()
         self.ids.extend(ids)
-        self.encodings.extend(["utf-8"] * len(ids))
+        self.encodings.extend(["utf-8"] * len(ids) if encodings is None else encodings)
         for chunk in texts.chunks:  # 32-bit offsets as a Python-built array has: cast chunk by chunk
             self.text_chunks.append(chunk.cast(pa.string()) if chunk.type != pa.string() else chunk)
 
@@ -215,7 +216,8 @@ def _note_many_lines(corpus: Corpus, path: Path) -> None:
     if not corpus.ids or corpus.ids[-1] != path_id(path):
         return  # skipped (binary, unreadable): the summary lists it already
     text = corpus.last_text()
-    lines = text.count("\n") + (not text.endswith("\n"))
+    end = "\n" if "\n" in text or "\r" not in text else "\r"
+    lines = text.count(end) + (not text.endswith(end))
     if lines >= MANY_LINES:
         corpus.notes.append(f"1 document from {path}, a file of {lines:,} lines: use --lines for one document per line")
 
@@ -268,8 +270,19 @@ def _check_unique(ids: list[object]) -> None:
     seen: set[object] = set()
     for doc_id in ids:
         if doc_id in seen:
-            raise InputError(f"duplicate document id {doc_id!r}: ids must be unique")
+            raise duplicate_id(doc_id)
         seen.add(doc_id)
+
+
+def duplicate_id(doc_id: object) -> InputError:
+    """The error for an id that two documents share (both engines)."""
+    return InputError(f"duplicate document id {doc_id!r}: ids must be unique")
+
+
+def nan_ids(path: str, name: str, count: int) -> InputError:
+    """The error for NaN ids (both engines): NaN equals nothing, not even NaN, so two NaN ids passed
+    the uniqueness check and gave two documents named "nan"."""
+    return InputError(f"{path}: id column {name!r} has {count} NaN (not a number) values; NaN cannot name a document")
 
 
 def walk_folder(root: Path, include_hidden: bool) -> Iterator[tuple[str, Path, str | None]]:
@@ -337,8 +350,20 @@ def _read_file(corpus: Corpus, path: Path, doc_id: str) -> None:
     corpus.add(doc_id, text, encoding)
 
 
+def line_break(data: bytes) -> bytes:
+    """What ends a line: \\n (a \\r before it is dropped from the line); \\r in a file that holds
+    \\r and no \\n at all (classic Mac OS), which was read as one line."""
+    return b"\r" if b"\r" in data and b"\n" not in data else b"\n"
+
+
+def mac_lines_note(path: Path | str) -> str:
+    """The note for a --lines file split at \\r (both engines)."""
+    return f"{path}: no \\n in the file, so its lines were split at \\r (classic Mac OS line ends)"
+
+
 def _read_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes | None = None) -> None:
-    """One document per line: split on \\n only (U+2028, U+0085 stay inside lines), strip \\r."""
+    """One document per line: split on \\n only (U+2028, U+0085 stay inside lines), strip \\r; split on \\r
+    in a file without any \\n (see line_break)."""
     if data is None:
         try:
             data = path.read_bytes()
@@ -348,7 +373,10 @@ def _read_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes | No
         raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM) :]
-    raw_lines = data.split(b"\n")
+    separator = line_break(data)
+    if separator == b"\r":
+        corpus.notes.append(mac_lines_note(path))
+    raw_lines = data.split(separator)
     if raw_lines and raw_lines[-1] == b"":
         raw_lines.pop()  # a final newline ends the last line; it does not start an empty one
     for number, raw in enumerate(raw_lines, start=1):
@@ -393,9 +421,11 @@ def _read_table(
     table = load_table(path, delimiter)
     if path.is_dir():
         _list_left_out(corpus, path)
-    if table_format(path) == "jsonl":
+    kind = table_format(path)
+    if kind == "jsonl":
         _check_json_ids(table, path, id_column or "id")
-    _read_arrow(corpus, table, str(path), id_column, text_column, prefix)
+    latin1 = LATIN1_CELLS.get(kind or "", ())
+    _read_arrow(corpus, table, str(path), id_column, text_column, prefix, latin1)
 
 
 def _list_left_out(corpus: Corpus, root: Path) -> None:
@@ -421,8 +451,21 @@ def _check_json_ids(table: pa.Table, path: Path, id_name: str) -> None:
             )
 
 
+# Which columns of a table may hold cells that are not UTF-8, read as Latin-1 as a text file is:
+# every cell of a CSV (it has no declared encoding: Latin-1 and cp1252 exports are common); the
+# texts of a Parquet file (strings are UTF-8 by its spec, but a writer may not check). JSON is
+# UTF-8 by definition (RFC 8259), and Spark's reader cannot give its bytes back: an error.
+LATIN1_CELLS = {"csv": ("text", "id"), "tsv": ("text", "id"), "parquet": ("text",)}
+
+
 def _read_arrow(
-    corpus: Corpus, table: pa.Table, path: str, id_column: str | None, text_column: str, prefix: str | None
+    corpus: Corpus,
+    table: pa.Table,
+    path: str,
+    id_column: str | None,
+    text_column: str,
+    prefix: str | None,
+    latin1: tuple[str, ...] = (),
 ) -> None:
     columns = table.column_names
     if text_column not in columns:
@@ -433,16 +476,26 @@ def _read_arrow(
     for name in (text_column, id_name):
         if name is not None and columns.count(name) > 1:
             raise InputError(f"{path}: {columns.count(name)} columns are named {name!r}; which one is meant?")
-    texts = decoded_column(table.column(text_column), path, "text", text_column)
+    if "text" in latin1:
+        texts, encodings = decoded_cells(table.column(text_column), path, "text", text_column)
+    else:
+        texts, encodings = decoded_column(table.column(text_column), path, "text", text_column), None
     if not (pa.types.is_string(texts.type) or pa.types.is_large_string(texts.type) or pa.types.is_null(texts.type)):
         raise InputError(f"{path}: text column {text_column!r} has type {texts.type}, expected strings")
     if id_name is not None:
-        ids = decoded_column(table.column(id_name), path, "id", id_name)
+        if "id" in latin1:
+            ids = decoded_cells(table.column(id_name), path, "id", id_name)[0]
+        else:
+            ids = decoded_column(table.column(id_name), path, "id", id_name)
         if ids.null_count:
             raise InputError(f"{path}: id column {id_name!r} has {ids.null_count} empty (NULL) values")
         if pa.types.is_nested(ids.type):
             raise InputError(f"{path}: id column {id_name!r} has type {ids.type}; ids are numbers or strings")
         id_values = ids.to_pylist()
+        if pa.types.is_floating(ids.type):
+            nans = sum(1 for value in id_values if value != value)
+            if nans:
+                raise nan_ids(path, id_name, nans)
     else:
         id_values = list(range(1, table.num_rows + 1))
     if prefix is not None:
@@ -452,8 +505,10 @@ def _read_arrow(
         kept = present.to_pylist()
         corpus.skipped.extend(Skipped(str(d), "text is NULL") for d, k in zip(id_values, kept, strict=True) if not k)
         id_values = [doc_id for doc_id, k in zip(id_values, kept, strict=True) if k]
+        if encodings is not None:
+            encodings = [encoding for encoding, k in zip(encodings, kept, strict=True) if k]
         texts = texts.filter(present)
-    corpus.add_texts(id_values, texts)
+    corpus.add_texts(id_values, texts, encodings)
 
 
 def decoded_column(column: pa.ChunkedArray, path: str, role: str, name: str) -> pa.ChunkedArray:
@@ -474,6 +529,38 @@ def decoded_column(column: pa.ChunkedArray, path: str, role: str, name: str) -> 
     except pa.ArrowInvalid:
         raise InputError(f"{path}: {role} column {name!r} holds text that is not valid UTF-8") from None
     return column
+
+
+def decoded_cells(column: pa.ChunkedArray, path: str, role: str, name: str) -> tuple[pa.ChunkedArray, list[str] | None]:
+    """A column as decoded_column reads it, except that a cell that is not valid UTF-8 is read as
+    Latin-1, as a text file or a line is (see decode); with each cell's encoding when one was."""
+    try:
+        return decoded_column(column, path, role, name), None
+    except InputError:
+        pass
+    if pa.types.is_dictionary(column.type):
+        column = pa.chunked_array([chunk.dictionary_decode() for chunk in column.chunks], column.type.value_type)
+    texts: list[str | None] = []
+    encodings: list[str] = []
+    for value in column.cast(pa.large_binary()).to_pylist():
+        try:
+            texts.append(None if value is None else value.decode("utf-8"))
+            encodings.append("utf-8")
+        except UnicodeDecodeError:
+            texts.append(value.decode("latin-1"))
+            encodings.append("latin-1")
+    array = pa.array(texts, pa.string())  # a ChunkedArray past 2 GiB of text
+    return (array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array])), encodings
+
+
+def csv_cells_as_text(table: pa.Table, path: Path) -> pa.Table:
+    """A CSV read with cells that are not UTF-8 (read as bytes, see _load_csv) with every cell as
+    the run reads it: UTF-8, else Latin-1."""
+    columns = [
+        decoded_cells(column, str(path), "a", name)[0] if pa.types.is_binary(column.type) else column
+        for name, column in zip(table.column_names, table.columns, strict=True)
+    ]
+    return pa.table(columns, names=table.column_names)
 
 
 def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
@@ -538,7 +625,16 @@ def _load_csv(path: Path, delimiter: str) -> pa.Table:
         names = reader.schema.names
     bad.clear()
     convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string()))
-    table = pcsv.read_csv(path, parse_options=options, convert_options=convert)
+    try:
+        table = pcsv.read_csv(path, parse_options=options, convert_options=convert)
+    except pa.ArrowInvalid as error:
+        if "invalid UTF8" not in str(error):
+            raise
+        # A cell that is not UTF-8 (a Latin-1 or cp1252 export): the cells are read as bytes, and
+        # each is decoded as a text file is (decoded_cells); the separators and quotes are ASCII.
+        bad.clear()
+        convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.binary()))
+        table = pcsv.read_csv(path, parse_options=options, convert_options=convert)
     if bad:
         row = bad[0]
         raise InputError(
@@ -567,7 +663,7 @@ def _check_quotes(path: Path, delimiter: str) -> None:
     opener = gzip.open if path.suffix.lower() in COMPRESSED else open
     limit = csv.field_size_limit(sys.maxsize)  # a document may be longer than csv's 128 KiB
     try:
-        with opener(path, "rt", encoding="utf-8-sig", newline="") as file:
+        with opener(path, "rt", encoding="utf-8-sig", errors="surrogateescape", newline="") as file:
             reader = csv.reader(file, delimiter=delimiter, strict=True)
             try:
                 for _ in reader:

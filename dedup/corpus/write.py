@@ -9,9 +9,20 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import UsageError
-from ..output import FORMATS, write_table
+from ..output import FORMATS, format_for, write_table
 from ..settings import Settings
-from .read import STDIN, UTF8_BOM, decoded_column, is_table, load_table, walk_folder
+from .read import (
+    STDIN,
+    UTF8_BOM,
+    csv_cells_as_text,
+    decoded_cells,
+    decoded_column,
+    is_table,
+    line_break,
+    load_table,
+    table_format,
+    walk_folder,
+)
 
 
 def check_target(settings: Settings, out: Path) -> None:
@@ -45,6 +56,23 @@ def check_not_an_input(inputs: Iterable[Path], target: Path, option: str) -> Non
             raise UsageError(f"{option} {target} would overwrite the input {source}: write it elsewhere")
 
 
+def _as_text(rows: pa.Table, source: Path, text_column: str) -> pa.Table:
+    """A table bound for CSV or JSON lines with its texts as the run read them: strings that are not
+    valid UTF-8 (and a binary text column) decoded as Latin-1 where they are not UTF-8, where
+    writing them stopped with a traceback (a binary text was written as a Python bytes literal)."""
+    for index, field in enumerate(rows.schema):
+        kind = field.type
+        if (
+            pa.types.is_string(kind)
+            or pa.types.is_large_string(kind)
+            or (field.name == text_column and (pa.types.is_binary(kind) or pa.types.is_large_binary(kind)))
+        ):
+            rows = rows.set_column(
+                index, field.name, decoded_cells(rows.column(index), str(source), "a", field.name)[0]
+            )
+    return rows
+
+
 def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]) -> None:
     """Write the input minus the dropped documents (their ids) to `out`.
 
@@ -66,6 +94,8 @@ def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]
             shutil.copy2(path, target)
     elif table:
         rows = load_table(source, settings.delimiter)
+        if table_format(source) in ("csv", "tsv"):
+            rows = csv_cells_as_text(rows, source)  # as the run read them, not as bytes
         views = {pa.string_view(): pa.large_string(), pa.binary_view(): pa.large_binary()}  # pyarrow cannot filter them
         rows = rows.cast(pa.schema([field.with_type(views.get(field.type, field.type)) for field in rows.schema]))
         id_name = settings.id_column or ("id" if "id" in rows.column_names else None)
@@ -77,16 +107,21 @@ def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]
             mask = pc.invert(pc.is_in(ids, value_set=drop))
         else:
             mask = pa.array([number not in dropped for number in range(1, rows.num_rows + 1)])
-        write_table(rows.filter(mask), out)
+        rows = rows.filter(mask)
+        if format_for(out) != "parquet":
+            rows = _as_text(rows, source, settings.text_column)
+        write_table(rows, out)
     elif settings.lines:
         data = source.read_bytes()
         bom = data.startswith(UTF8_BOM)
-        lines = data[len(UTF8_BOM) if bom else 0 :].split(b"\n")
+        data = data[len(UTF8_BOM) if bom else 0 :]
+        separator = line_break(data)  # as the run split them
+        lines = data.split(separator)
         final_newline = bool(lines) and lines[-1] == b""
         if final_newline:
             lines.pop()
         kept = [line for number, line in enumerate(lines, start=1) if number not in dropped]
-        body = b"\n".join(kept) + (b"\n" if final_newline and kept else b"")
+        body = separator.join(kept) + (separator if final_newline and kept else b"")
         out.write_bytes((UTF8_BOM if bom else b"") + body)
     else:  # one file is one document: it has nothing to be a duplicate of
         shutil.copyfile(source, out)
