@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -51,6 +51,9 @@ class Checkpoints(Protocol):
 
     def start(self, stage: str) -> None:
         """The stage is about to (re)write its tables."""
+
+    def forget(self, stages: Sequence[str]) -> None:
+        """Mark these stages unfinished now, before a group writes its tables in several commits."""
 
     def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
         """Mark the stage finished (inside its atomic step); its rows."""
@@ -83,6 +86,10 @@ class StageTable:
 
     def start(self, stage: str) -> None:
         pass  # the stage's table and its row here are written in one atomic step
+
+    def forget(self, stages: Sequence[str]) -> None:
+        for stage in stages:
+            self.engine.execute(query("stages_forget", {"stage": stage}, self.engine.dialect))
 
     def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
         rows = table_rows(self.engine, stage)
@@ -124,6 +131,10 @@ class StageMarkers:
 
     def start(self, stage: str) -> None:
         self.engine.delete(self._marker(stage))
+
+    def forget(self, stages: Sequence[str]) -> None:
+        for stage in stages:
+            self.start(stage)
 
     def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
         rows = int(self.engine.session.table(stage).count())

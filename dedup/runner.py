@@ -26,7 +26,7 @@ def run_stages(
     the documents stage wrote it."""
     reports: list[StageReport] = []
     rerun = False
-    for group, batched_on in zip(plan.groups, plan.batched_on, strict=True):
+    for number, (group, batched_on) in enumerate(zip(plan.groups, plan.batched_on, strict=True)):
         fingerprints = []
         for _, statement in group:
             fingerprint = statement.fingerprint(fingerprint)
@@ -39,15 +39,39 @@ def run_stages(
                     progress.finish(reports[-1])
                 continue
         rerun = True
+        batches = engine.fetch_rows(plan.query("batch_ranges", batched_on)) if batched_on else []
+        if len(batches) > 1:
+            # Each batch commits on its own (its staging tables freed for the next one; in one
+            # transaction a 10M-document corpus wrote its shingles twice, 40 GB before it stopped):
+            # this and every later stage are unmarked first, and marked finished after the last batch.
+            with engine.atomic(STAGES_KEPT):
+                done.forget([stage.name for later in plan.groups[number:] for stage, _ in later])
+            seconds = _run_group(engine, plan, group, batched_on, batches, progress)
+            with engine.atomic(STAGES_KEPT):
+                reports += _record(done, plan, group, fingerprints, seconds, progress)
+            continue
         with engine.atomic(STAGES_KEPT):
             for stage, _ in group:
                 done.start(stage.name)
-            batches = engine.fetch_rows(plan.query("batch_ranges", batched_on)) if batched_on else []
             seconds = _run_group(engine, plan, group, batched_on, batches, progress)
-            for (stage, _), stage_fingerprint in zip(group, fingerprints, strict=True):
-                rows = done.record(stage.name, stage_fingerprint, plan.options)
-                reports.append(StageReport(stage.name, rows, seconds[stage.name]))
-                progress.finish(reports[-1])
+            reports += _record(done, plan, group, fingerprints, seconds, progress)
+    return reports
+
+
+def _record(
+    done: Checkpoints,
+    plan: Plan,
+    group: tuple[Step, ...],
+    fingerprints: list[str],
+    seconds: dict[str, float],
+    progress: Progress,
+) -> list[StageReport]:
+    """Mark the group's stages finished (inside an atomic step); their reports."""
+    reports = []
+    for (stage, _), stage_fingerprint in zip(group, fingerprints, strict=True):
+        rows = done.record(stage.name, stage_fingerprint, plan.options)
+        reports.append(StageReport(stage.name, rows, seconds[stage.name]))
+        progress.finish(reports[-1])
     return reports
 
 
@@ -64,27 +88,41 @@ def _run_group(
     documents), appending each batch's rows to the main tables."""
     staged = batched_on if len(batches) > 1 else None  # the table the batches are cut from
     seconds = {stage.name: 0.0 for stage, _ in group}
-    if staged:
-        engine.execute(plan.query("staging_create"))
-        engine.execute(plan.query("staging_enter"))
+    if not staged:
+        _run_batch(engine, plan, group, None, seconds, progress)
+        return seconds
+    engine.execute(plan.query("staging_create"))
+    engine.execute(plan.query("staging_enter"))
     try:
-        for number, (first, last) in enumerate(batches if staged else [(0, 0)]):
-            if staged:
+        for number, (first, last) in enumerate(batches):
+            with engine.atomic(STAGES_KEPT):
                 engine.create_table(staged, plan.query("batch", staged).with_values(first=first, last=last))
-            for stage, statement in group:
-                progress.start(stage.name)
-                clock = time.perf_counter()
-                engine.create_table(stage.name, statement)
-                if staged:
-                    engine.execute(plan.query("staging_keep" if number == 0 else "staging_append", stage.name))
-                if stage.name == "documents":  # the skipped inputs beside it; the raw texts are not needed any more
-                    engine.create_table("skipped", plan.query("skipped"))
-                    engine.unregister("raw_documents")
-                seconds[stage.name] += time.perf_counter() - clock
-        if staged:
-            for name in (staged, *seconds):
-                engine.execute(plan.query("staging_drop", name))
+                _run_batch(engine, plan, group, "staging_keep" if number == 0 else "staging_append", seconds, progress)
+                for name in (staged, *seconds):
+                    engine.execute(plan.query("staging_drop", name))
+            engine.checkpoint()  # the dropped staging tables' space is free for the next batch
     finally:
-        if staged:
-            engine.execute(plan.query("staging_leave"))
+        engine.execute(plan.query("staging_leave"))
     return seconds
+
+
+def _run_batch(
+    engine: Engine,
+    plan: Plan,
+    group: tuple[Step, ...],
+    append: str | None,
+    seconds: dict[str, float],
+    progress: Progress,
+) -> None:
+    """The group's stages on the whole tables, or on one batch staged (`append`: the query that puts
+    its rows into the main tables), adding each stage's seconds."""
+    for stage, statement in group:
+        progress.start(stage.name)
+        clock = time.perf_counter()
+        engine.create_table(stage.name, statement)
+        if append:
+            engine.execute(plan.query(append, stage.name))
+        if stage.name == "documents":  # the skipped inputs beside it; the raw texts are not needed any more
+            engine.create_table("skipped", plan.query("skipped"))
+            engine.unregister("raw_documents")
+        seconds[stage.name] += time.perf_counter() - clock

@@ -3,6 +3,8 @@ batches by doc_id_a: the tables equal those of one batch."""
 
 from __future__ import annotations
 
+import random
+
 import duckdb
 import pytest
 from corpora import planted_corpus, write_folder
@@ -86,3 +88,52 @@ def test_a_batched_run_resumes(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "_run_group", lambda *args: ran.append(args) or {})
     run_into(tmp_path / "run.duckdb", tmp_path / "c")
     assert ran == []  # every stage was reused
+
+
+def test_a_run_stopped_between_batches_marks_none_of_the_group_finished_and_resumes(tmp_path, monkeypatch):
+    """Batches commit one by one: after a stop in the third, the batches before it are in the
+    tables, but neither the group's stages nor any later one is marked finished; the next run
+    computes the group again and gives the tables of an uninterrupted run."""
+    write_folder(tmp_path / "c", planted_corpus(n_base=10, variants=2, seed=6))
+    run_into(tmp_path / "one.duckdb", tmp_path / "c")
+    run_into(tmp_path / "run.duckdb", tmp_path / "c")  # a finished run first: its later stages are marked
+    monkeypatch.setattr(plan_stages, "BATCH_DOCUMENTS", 4)
+    calls = []
+    original = runner._run_batch
+
+    def stopping(engine, plan, group, append, seconds, progress):
+        calls.append(append)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return original(engine, plan, group, append, seconds, progress)
+
+    monkeypatch.setattr(runner, "_run_batch", stopping)
+    with pytest.raises(dedup.errors.Interrupted):
+        run_into(tmp_path / "run.duckdb", tmp_path / "c", num_perm=64)  # other options: every stage reruns
+    with duckdb.connect(str(tmp_path / "run.duckdb"), read_only=True) as con:
+        assert [s for (s,) in con.execute("select stage from stages order by all").fetchall()] == ["documents"]
+        assert 0 < con.execute("select count(*) from signatures").fetchall()[0][0] < 40  # two batches of 4
+    monkeypatch.setattr(runner, "_run_batch", original)
+    run_into(tmp_path / "run.duckdb", tmp_path / "c")
+    for table in TABLES:
+        assert differing_rows(tmp_path / "one.duckdb", tmp_path / "run.duckdb", table) == 0, table
+
+
+@pytest.mark.slow
+def test_batches_do_not_leave_their_staging_tables_in_the_database_file(tmp_path, monkeypatch):
+    """Each batch commits and checkpoints, so its dropped staging tables' blocks serve the next
+    batch: in one transaction, 8 batches left 60 free blocks (48 MiB file instead of 32), and a 10M
+    document corpus wrote its shingles twice (40 GB before it stopped)."""
+    rng = random.Random(3)
+    words = ["".join(rng.choice("abcdefghij") for _ in range(5)) for _ in range(3000)]
+    (tmp_path / "docs.txt").write_text("".join(" ".join(rng.choices(words, k=40)) + "\n" for _ in range(8000)))
+    run_into(tmp_path / "one.duckdb", tmp_path / "docs.txt", lines=True)
+    monkeypatch.setattr(plan_stages, "BATCH_DOCUMENTS", 1000)  # 8 batches of ~200k shingle rows
+    run_into(tmp_path / "many.duckdb", tmp_path / "docs.txt", lines=True)
+    blocks = {}
+    for name in ("one", "many"):
+        with duckdb.connect(str(tmp_path / f"{name}.duckdb"), read_only=True) as con:
+            blocks[name] = con.execute("select total_blocks, free_blocks from pragma_database_size()").fetchall()[0]
+    assert blocks["many"][0] <= blocks["one"][0] * 1.2, blocks
+    assert blocks["many"][1] <= 16, blocks
+    assert differing_rows(tmp_path / "one.duckdb", tmp_path / "many.duckdb", "signatures") == 0

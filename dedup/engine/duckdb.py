@@ -197,6 +197,9 @@ class DuckDBEngine:
             raise
         self._query("commit")
 
+    def checkpoint(self) -> None:
+        self._query("checkpoint")
+
     def scratch(self) -> DuckDBEngine:
         return DuckDBEngine(duckdb.connect(config=self.config), self.config)
 

@@ -67,6 +67,10 @@ class Engine(Protocol):
     def atomic(self, interrupted: str) -> AbstractContextManager[None]:
         """All of the block or nothing; Ctrl-C inside becomes Interrupted(interrupted)."""
 
+    def checkpoint(self) -> None:
+        """Write what was committed into the database file, so that the space of dropped tables is
+        free to reuse (outside a transaction)."""
+
     def scratch(self) -> Engine:
         """A new empty database of the same engine and options, in memory, for throwaway tables."""
 

@@ -354,6 +354,9 @@ class SparkEngine:
             self.interrupt()
             raise Interrupted(interrupted) from None
 
+    def checkpoint(self) -> None:
+        pass  # each table is its own files: nothing held back
+
     def stream_arrow(self, statement: Statement, batch_rows: int) -> pa.RecordBatchReader | None:
         """The rows as Arrow batches; the whole result is fetched (Spark has no incremental fetch here)."""
         table = self.fetch_arrow(statement)
