@@ -12,6 +12,7 @@ task; the texts are joined back to their numbers, never sorted.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .errors import InputError, UsageError
@@ -199,6 +200,10 @@ def _mac_line_ends(engine: Any, path: str, frame: Any) -> bool:
     return fs.getFileStatus(hadoop_path).getLen() - first[0][0] in (0, len(BOM))
 
 
+# Id column types whose text is the same on both engines (a Parquet uint64 is a decimal(20,0) here).
+SPARK_ID_TYPES = ("string", "binary", "tinyint", "smallint", "int", "bigint")
+
+
 def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple: bool, id_columns: list[str]) -> Any:
     from pyspark.sql import functions as F
 
@@ -215,7 +220,15 @@ def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple
     csv = _is_csv(path)
     id_name = settings.id_column if settings.id_column is not None else ("id" if "id" in columns else None)
     if id_name is not None:
-        _check_id_values(frame, path, id_name, csv)
+        _check_id_values(frame, path, id_name, csv)  # NaN ids: the error DuckDB gives
+        id_type = dict(frame.dtypes)[id_name]
+        if not (csv or id_type in SPARK_ID_TYPES or re.fullmatch(r"decimal\(\d+,0\)", id_type)):
+            # Spark writes them otherwise than Arrow does for the DuckDB engine (a double 1.0 as
+            # "1.0", not "1"): the two engines would name the same documents differently
+            raise InputError(
+                f"{path}: id column {id_name!r} has type {id_type}; the Spark engine takes integer or string ids "
+                "(cast the column, or use --engine duckdb)"
+            )
         id_columns.append(path)
         ids = _cell_text(F.col(id_name)) if csv else F.col(id_name)
         if dict(frame.dtypes)[id_name] == "binary":  # UTF-8 (checked above): strings, as DuckDB reads them

@@ -279,6 +279,30 @@ def errors_of_both(tmp_path: Path, inputs: list[str], *options: str) -> tuple[st
 
 
 @pytest.mark.slow
+def test_ids_spark_would_name_otherwise_are_refused_and_uint64_ids_agree(spark, tmp_path):
+    """A double id 1.0 was "1.0" in Spark's pairs and "1" in DuckDB's (Arrow's text): the same
+    documents named differently by the two engines, in silence. Spark now refuses ids that are not
+    integers or strings; uint64 ids (a decimal(20,0) in Spark) give the same pairs."""
+    fox = "the quick brown fox jumps over the lazy dog"
+    texts = [fox, fox + "!", "another text entirely"]
+    table = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"id": [1.0, 2.5, 3.0], "text": texts}), table)
+    spark_run = runner.invoke(
+        app, ["run", str(table), "--threshold", "0.5", "-q", "--engine", "spark", "--work-dir", str(tmp_path / "w")]
+    )
+    assert spark_run.exit_code == 1
+    assert spark_run.stderr == (
+        f"Error: {table}: id column 'id' has type double; the Spark engine takes integer or string ids "
+        "(cast the column, or use --engine duckdb)\n"
+    )
+    big = tmp_path / "big.parquet"
+    pq.write_table(pa.table({"id": pa.array([2**64 - 1, 2**63, 7], pa.uint64()), "text": texts}), big)
+    (tmp_path / "u").mkdir()
+    duck, spark_pairs, _ = run_both(tmp_path / "u", [str(big)], "--threshold", "0.5")
+    assert duck == spark_pairs and b"18446744073709551615" in duck
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["parquet", "csv", "two inputs", "nan"])
 def test_duplicate_and_nan_ids_are_refused_as_on_duckdb(spark, tmp_path, case):
     """The Spark engine did not check the ids: two documents with one id gave the pair (a, a), and
