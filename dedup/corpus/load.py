@@ -2,7 +2,7 @@
 (loaded, skipped, Latin-1) and the digest that starts every stage's resume fingerprint.
 
 DuckDB's inputs, read by pyarrow (dedup.corpus.read) or given in memory, are registered as Arrow
-tables; Spark reads them with its own readers where the data is (dedup.spark_inputs), so nothing
+tables; Spark reads them with its own readers where the data is (dedup.corpus.spark_read), so nothing
 funnels through the driver.
 """
 
@@ -66,7 +66,7 @@ def _load_by_python(engine: Engine, read: Read) -> Loaded:
 
 
 def _load_by_spark(engine: Engine, settings: Settings, plan: Plan) -> Loaded:
-    from ..spark_inputs import read_corpus
+    from .spark_read import read_corpus
 
     ids_from_columns, notes = read_corpus(engine, settings)
     if ids_from_columns:  # every stage takes the ids to be unique, as DuckDB's reading checks

@@ -319,7 +319,7 @@ class SparkEngine:
         frame.createOrReplaceTempView(name)
 
     def register_arrow(self, name: str, table: pa.Table) -> None:
-        """A small Arrow table as a view (corpora are read by Spark's own readers, dedup.spark_inputs)."""
+        """A small Arrow table as a view (corpora are read by Spark's own readers, dedup.corpus.spark_read)."""
         with translated():
             self.session.createDataFrame(table).createOrReplaceTempView(name)
 

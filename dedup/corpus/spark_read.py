@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import InputError, UsageError
-from .settings import Settings
-from .sqlfiles import statement
+from ..errors import InputError, UsageError
+from ..settings import Settings
+from ..sqlfiles import statement
+from .read import mac_lines_note, nan_ids
 
 TABLE_SUFFIXES = (".parquet", ".csv", ".tsv", ".jsonl", ".ndjson")
 BINARY_SNIFF_BYTES = 8000
@@ -164,8 +165,6 @@ def _read_input(
     if kind == "lines":
         frame = session.read.option("lineSep", "\n").text(path)
         if _mac_line_ends(engine, path, frame):  # as dedup.corpus.read.line_break: no \n at all, but \r
-            from .corpus.read import mac_lines_note
-
             frame = session.read.option("lineSep", "\r").text(path)
             notes.append(mac_lines_note(path))
         raw = F.col("value").cast("binary")
@@ -282,8 +281,6 @@ def _check_id_values(frame: Any, path: str, id_name: str, csv: bool) -> None:
     """NULL and NaN ids, and ids not valid UTF-8 (but in a CSV, see _cell_text), are refused as the
     DuckDB engine refuses them (one pass over the id column)."""
     from pyspark.sql import functions as F
-
-    from .corpus.read import nan_ids
 
     column = F.col(id_name)
     checks = [F.count_if(column.isNull()).alias("nulls")]
