@@ -213,14 +213,15 @@ def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple
         raise InputError(f"{path}: no text column {settings.text_column!r}; columns are {listed}")
     if settings.id_column is not None and settings.id_column not in columns:
         raise InputError(f"{path}: no id column {settings.id_column!r}; columns are {listed}")
-    text_type = dict(frame.dtypes)[settings.text_column]
+    types = dict(frame.dtypes)
+    text_type = types[settings.text_column]
     if text_type not in ("string", "binary"):
         raise InputError(f"{path}: text column {settings.text_column!r} has type {text_type}, expected strings")
     csv = _is_csv(path)
     id_name = settings.id_column if settings.id_column is not None else ("id" if "id" in columns else None)
     if id_name is not None:
         _check_id_values(frame, path, id_name, csv)  # NaN ids: the error DuckDB gives
-        id_type = dict(frame.dtypes)[id_name]
+        id_type = types[id_name]
         if not (csv or id_type in SPARK_ID_TYPES or re.fullmatch(r"decimal\(\d+,0\)", id_type)):
             # Spark writes them otherwise than Arrow does for the DuckDB engine (a double 1.0 as
             # "1.0", not "1"): the two engines would name the same documents differently
@@ -230,7 +231,7 @@ def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple
             )
         id_columns.append(path)
         ids = _cell_text(F.col(id_name)) if csv else F.col(id_name)
-        if dict(frame.dtypes)[id_name] == "binary":  # UTF-8 (checked above): strings, as DuckDB reads them
+        if id_type == "binary":  # UTF-8 (checked above): strings, as DuckDB reads them
             ids = ids.cast("string")
         ids = F.concat(F.lit(path + ":"), ids.cast("string")) if multiple else ids
         prefix = F.lit(None).cast("string")
@@ -282,11 +283,11 @@ def _check_id_values(frame: Any, path: str, id_name: str, csv: bool) -> None:
     DuckDB engine refuses them (one pass over the id column)."""
     from pyspark.sql import functions as F
 
-    column = F.col(id_name)
+    column, id_type = F.col(id_name), dict(frame.dtypes)[id_name]
     checks = [F.count_if(column.isNull()).alias("nulls")]
-    if dict(frame.dtypes)[id_name] in ("float", "double"):
+    if id_type in ("float", "double"):
         checks.append(F.count_if(F.isnan(column)).alias("nans"))
-    if dict(frame.dtypes)[id_name] in ("string", "binary") and not csv:
+    if id_type in ("string", "binary") and not csv:
         checks.append(F.count_if(~F.is_valid_utf8(column.cast("string"))).alias("invalid"))
     counts = frame.agg(*checks).first().asDict()
     if counts["nulls"]:
