@@ -83,9 +83,10 @@ def _run_group(
     batches: list[tuple[int, ...]],
     progress: Progress,
 ) -> dict[str, float]:
-    """Run the group's stages on the whole tables or, given several batches, on each batch of the
-    `batched_on` table in the staging schema, which shadows main (as `index add` stages new
-    documents), appending each batch's rows to the main tables."""
+    """Run the group's stages on the whole tables (inside the caller's atomic step) or, given
+    several batches, on each batch of the `batched_on` table in the staging schema, which shadows
+    main (as `index add` stages new documents), appending each batch's rows to the main tables:
+    each batch is its own atomic step, followed by a checkpoint."""
     staged = batched_on if len(batches) > 1 else None  # the table the batches are cut from
     seconds = {stage.name: 0.0 for stage, _ in group}
     if not staged:

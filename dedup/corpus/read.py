@@ -39,9 +39,10 @@ ARROW_BATCH_ROWS = 64
 
 @dataclass
 class Corpus:
-    """The documents read so far, in order. A table's texts stay Arrow strings (no Python string per
-    document: 1M short documents read in ~1 s instead of ~7 s, without ~300 MB of Python objects);
-    a file's or a line's text is a Python string until the next table or the end."""
+    """The documents read so far, in order. A table's texts stay Arrow strings, not a Python string
+    per document (on 1M short documents: 2.1-3.1 instead of 3.3-3.4 CPU-s, peak 0.75-1.0 instead of
+    1.1-1.3 GiB; the ids are still Python values); a file's or a line's text is a Python string
+    until the next table or the end."""
 
     ids: list[object] = field(default_factory=list)
     encodings: list[str] = field(default_factory=list)
