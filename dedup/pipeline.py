@@ -116,7 +116,7 @@ def execute(
             inputs = load_inputs(engine, settings, plan, read)
             summary.stages.append(StageReport("read", inputs.read, time.perf_counter() - clock))
             progress.finish(summary.stages[-1])
-            done = checkpoints(engine)
+            done = checkpoints(engine, plan.options, started)
             try:
                 fingerprint = input_fingerprint(plan.options, inputs.digest)  # the same rule on every engine
                 summary.stages += run_stages(engine, done, plan, fingerprint, progress)
@@ -126,13 +126,15 @@ def execute(
             summary.account(inputs.loaded, inputs.skipped.num_rows, inputs.latin1)
             summary.notes = inputs.notes
             seconds = {s.name: round(s.seconds, 4) for s in summary.stages}
-            done.finish_run(plan.options, summary.counts(), seconds, started)
             result = RunResult(engine.fetch_arrow(plan.query("export_pairs")), summary, inputs.skipped)
             if keep is not None and (settings.engine == "spark" or settings.db is not None or exports):
                 # the clusters table (on Spark under the work folder, by the same SQL iterated until stable)
                 result.dropped = clusters.build(engine, keep)
-                if write_deduplicated is not None:
-                    write_deduplicated_input(settings, write_deduplicated, clusters.dropped_ids(engine))
+            # recorded finished once every table is the run's own, the clusters too (until then the
+            # index commands refuse a database whose run stopped half-way: dedup.records)
+            done.finish_run(plan.options, summary.counts(), seconds, started)
+            if result.dropped is not None and write_deduplicated is not None:
+                write_deduplicated_input(settings, write_deduplicated, clusters.dropped_ids(engine))
             if exports:
                 from .index.export import write_exports
 

@@ -9,7 +9,9 @@ finished. A stage's fingerprint chains the inputs, the read options and the exac
 fingerprint matches and no earlier stage had to run again.
 
 `runs` holds one row per run, or per change of an index (`dedup add`); its latest row's
-options are the index's own.
+options are the index's own. A run's first rewrite of a stage table also writes a row without
+finished_at, which its finished row replaces: while it is there (the run stopped), the tables may
+mix two runs, and the index commands refuse them (`check_finished`).
 
 On Spark (`StageMarkers`) a finished stage is a small JSON file in <work>/_stages/, written after
 the stage's tables are complete (Parquet writes are not transactional) and deleted before the
@@ -26,11 +28,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from . import __version__
 from .engine import Engine, Statement
+from .errors import DedupError
 from .hashing import SCHEME
 from .sqlfiles import query, quote_identifier
 
 if TYPE_CHECKING:
     from .engine.spark import SparkEngine
+
+# The one-line message of Ctrl-C while a run's row is written.
+RUN_NOT_FINISHED = "interrupted; the run is not recorded as finished (run it again to finish it)"
 
 READ_OPTIONS = ("lines", "id_column", "text_column", "include_hidden", "strip_html", "delimiter")
 
@@ -64,18 +70,22 @@ class Checkpoints(Protocol):
         """The run's row of the runs table (where the engine keeps one)."""
 
 
-def checkpoints(engine: Engine) -> Checkpoints:
-    """The bookkeeping of this engine's database: tables, or marker files in Spark's work folder."""
+def checkpoints(engine: Engine, options: Mapping[str, object], started: datetime) -> Checkpoints:
+    """The bookkeeping of this engine's database for a run with these options: tables, or marker
+    files in Spark's work folder."""
     if engine.dialect == "spark":
         return StageMarkers(engine)  # type: ignore[arg-type]
-    return StageTable(engine)
+    return StageTable(engine, options, started)
 
 
 class StageTable:
-    """The `stages` table of one database."""
+    """The `stages` table of one database, and the `runs` row of a run until it finishes."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, options: Mapping[str, object], started: datetime) -> None:
         self.engine = engine
+        self.options = options
+        self.started = started
+        self.marked = False
         engine.execute(query("stages_create", dialect=engine.dialect))
 
     def reuse(self, stage: str, fingerprint: str, statement: Statement) -> int | None:
@@ -85,11 +95,30 @@ class StageTable:
         return int(self._rows("stages_rows", {"stage": stage})[0][0])
 
     def start(self, stage: str) -> None:
-        pass  # the stage's table and its row here are written in one atomic step
+        self._mark_unfinished()  # the stage's table and its row here are written in one atomic step
 
     def forget(self, stages: Sequence[str]) -> None:
+        self._mark_unfinished()
         for stage in stages:
             self.engine.execute(query("stages_forget", {"stage": stage}, self.engine.dialect))
+
+    def _mark_unfinished(self) -> None:
+        """Before the run's first change of a stage table, in its atomic step: the run's row
+        without finished_at (the tables may mix two runs until finish_run replaces it)."""
+        if self.marked:
+            return
+        self.marked = True
+        dialect = self.engine.dialect
+        self.engine.execute(query("runs_create", dialect=dialect))
+        self.engine.execute(query("runs_forget_unfinished", dialect=dialect))
+        values = {
+            "started": self.started,
+            "dedup": __version__,
+            "engine": self.engine.version,
+            "scheme": SCHEME,
+            "options": json.dumps(self.options),
+        }
+        self.engine.execute(query("runs_insert_unfinished", values, dialect))
 
     def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
         rows = table_rows(self.engine, stage)
@@ -101,7 +130,10 @@ class StageTable:
     def finish_run(
         self, options: Mapping[str, object], counts: dict[str, int], seconds: dict[str, float], started: datetime
     ) -> None:
-        record_run(self.engine, options, counts, seconds, started)
+        with self.engine.atomic(RUN_NOT_FINISHED):
+            self.engine.execute(query("runs_create", dialect=self.engine.dialect))
+            self.engine.execute(query("runs_forget_unfinished", dialect=self.engine.dialect))
+            record_run(self.engine, options, counts, seconds, started)
 
     def _rows(self, name: str, values: dict[str, Any]) -> list[tuple[Any, ...]]:
         return self.engine.fetch_rows(query(name, values, self.engine.dialect))
@@ -185,6 +217,16 @@ def record_change(engine: Engine, counts: str, seconds: dict[str, float]) -> Non
         "seconds": json.dumps(seconds),
     }
     engine.execute(query("runs_insert_change", values, engine.dialect))
+
+
+def check_finished(engine: Engine, db: object) -> None:
+    """Refuse a database whose latest run stopped after rewriting some of its stage tables."""
+    row = engine.fetch_rows(query("runs_unfinished", dialect=engine.dialect))
+    if row:
+        raise DedupError(
+            f"the last run on {db} (started {row[0][0]}) did not finish, so its tables may mix two runs' "
+            "options and documents: run it again to finish it (its finished stages are reused)"
+        )
 
 
 def latest_run(engine: Engine) -> tuple[str, dict[str, Any]] | None:

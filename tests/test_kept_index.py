@@ -7,6 +7,7 @@ from corpora import planted_corpus
 from indexing import invoke, make_index, rows, write_jsonl
 from typer.testing import CliRunner
 
+from dedup import runner
 from dedup.cli import app
 
 
@@ -45,6 +46,56 @@ def test_a_run_with_new_options_on_a_kept_index_sets_the_options_that_add_uses(t
     whole = make_index(tmp_path, {**docs, **new}, "whole", "-k", "5", "--threshold", "0.6")
     pairs = "select id_a, id_b, jaccard from pairs order by all"
     assert rows(db, pairs) == rows(whole, pairs) and rows(db, pairs)
+
+
+def test_index_commands_refuse_the_tables_of_a_run_that_did_not_finish(tmp_path, monkeypatch):
+    """A run with other options stopped after some of its stages (Ctrl-C, kill -9) leaves the
+    tables of two runs: shingles and signatures of -k 5, the rest and the runs table of -k 9.
+    `add` then shingled the new document with -k 9 and paired it with nothing, and `query` of an
+    indexed text found nothing, without a word. Every index command now refuses such a database
+    in one line until a run on it finishes."""
+    docs = planted_corpus(8, 2, seed=14)
+    db = make_index(tmp_path, docs)
+    first_id, first_text = next(iter(docs.items()))
+    original = runner._run_batch
+
+    def stopping(engine, plan, group, append, seconds, progress):
+        if group[0][0].name == "band_hashes":
+            raise KeyboardInterrupt
+        return original(engine, plan, group, append, seconds, progress)
+
+    monkeypatch.setattr(runner, "_run_batch", stopping)
+    stopped = run_cli("run", tmp_path / "index.jsonl", "--db", db, "-q", "-k", "5")
+    assert stopped.exit_code == 130, stopped.stderr
+    monkeypatch.setattr(runner, "_run_batch", original)
+    late = write_jsonl(tmp_path / "late.jsonl", {"late": first_text + " and a few more words"})
+    commands = [
+        ("add", db, late, "-q"),
+        ("query", db, "--text", first_text),
+        ("query", db, "--id", first_id),
+        ("explain", db, first_id, f"{first_id}v0"),
+        ("list", db),
+        ("export", db, "--what", "pairs", "--output", tmp_path / "pairs.csv"),
+        ("clusters", db),
+        ("buckets", db),
+        ("remove", db, first_id),
+        ("report", db, "--output", tmp_path / "report.html"),
+    ]
+    for command in commands:
+        result = run_cli(*command)
+        message = result.stderr.strip()
+        assert result.exit_code == 1, (command, result.stdout, message)
+        assert message.count("\n") == 0 and message.startswith("Error: "), message
+        assert "did not finish" in message and "run it again" in message, message
+    assert not (tmp_path / "pairs.csv").exists() and not (tmp_path / "report.html").exists()
+    assert rows(db, "select count(*) from documents where id = 'late'")[0][0] == 0
+    # the stopped command again finishes the run; the index then answers as a run on the union
+    invoke("run", tmp_path / "index.jsonl", "--db", db, "-q", "-k", "5")
+    invoke("add", db, late, "-q")
+    whole = make_index(tmp_path, {**docs, "late": first_text + " and a few more words"}, "whole", "-k", "5")
+    pairs = "select id_a, id_b, jaccard from pairs order by all"
+    assert rows(db, pairs) == rows(whole, pairs) and any("late" in pair for pair in rows(db, pairs))
+    assert first_id in invoke("query", db, "--text", first_text, "--format", "csv").stdout
 
 
 @pytest.mark.parametrize("method", ["exact", "signature"])

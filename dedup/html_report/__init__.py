@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..engine import open_engine
 from ..errors import DedupError, UsageError
+from ..records import check_finished
 from .data import gather
 from .page import write
 
@@ -38,6 +39,7 @@ def build_report(db: Path, output: Path, top: int = 10, sample_pairs: int = 20) 
         if missing:
             hint = "`dedup clusters DB` makes it" if missing == ["clusters"] else "make it with `dedup run ... --db`"
             raise DedupError(f"{db} has no {', '.join(missing)} table: {hint}")
+        check_finished(engine, db)
         data = gather(engine, db, top=top, sample_pairs=sample_pairs, buckets=engine.has_table("band_hashes"))
     finally:
         engine.close()

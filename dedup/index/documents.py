@@ -15,7 +15,7 @@ from ..corpus.read import read_documents, read_inputs
 from ..engine import Engine, open_engine
 from ..errors import DedupError, UsageError
 from ..hashing import SCHEME
-from ..records import forget_stages, latest_run, record_change
+from ..records import check_finished, forget_stages, latest_run, record_change
 from ..settings import Settings
 from ..sqlfiles import query, quote_identifier
 from ..stages import compile_stage, stage_named
@@ -36,6 +36,7 @@ def open_index(db: Path, read_only: bool = False) -> Iterator[Engine]:
         missing = [table for table in INDEX_TABLES if not engine.has_table(table)]
         if missing:
             raise DedupError(f"{db} is not a dedup index: it has no {', '.join(missing)} table")
+        check_finished(engine, db)  # a stopped run's tables mix two runs: no answer from them
         yield engine
     finally:
         engine.close()
