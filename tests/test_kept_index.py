@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from corpora import planted_corpus
-from indexing import invoke, make_index, rows, write_jsonl
+from indexing import invoke, make_index, result_tables, rows, write_jsonl
 from typer.testing import CliRunner
 
 from dedup import runner
+from dedup.index import documents as index_documents
 from dedup.cli import app
 
 
@@ -96,6 +97,25 @@ def test_index_commands_refuse_the_tables_of_a_run_that_did_not_finish(tmp_path,
     pairs = "select id_a, id_b, jaccard from pairs order by all"
     assert rows(db, pairs) == rows(whole, pairs) and any("late" in pair for pair in rows(db, pairs))
     assert first_id in invoke("query", db, "--text", first_text, "--format", "csv").stdout
+
+
+@pytest.mark.parametrize("change", ["remove", "add"])
+def test_add_or_remove_stopped_before_the_clusters_are_rebuilt_leaves_the_index_unchanged(tmp_path, monkeypatch, change):
+    """Ctrl-C (exit 130) or kill -9 after an add or remove committed its documents but before the
+    clusters were rebuilt left the clusters of the index before: `export survivors` listed a
+    removed document and missed an added one. The clusters are now rebuilt in the change's step."""
+    docs = planted_corpus(6, 2, seed=15)
+    db = make_index(tmp_path, docs)
+    before = result_tables(db), rows(db, "select * from clusters order by all")
+
+    def stopped(engine, keep):
+        raise SystemExit(130)  # what dedup's SIGINT handler raises, wherever the command is
+
+    monkeypatch.setattr(index_documents, "build_clusters", stopped)
+    late = write_jsonl(tmp_path / "late.jsonl", {"late": next(iter(docs.values())) + " and more words"})
+    result = run_cli(*(("remove", db, "d0000") if change == "remove" else ("add", db, late, "-q")))
+    assert result.exit_code == 130, result.stderr
+    assert (result_tables(db), rows(db, "select * from clusters order by all")) == before
 
 
 @pytest.mark.parametrize("method", ["exact", "signature"])

@@ -137,7 +137,7 @@ def add_documents(
         engine.unregister("raw_skipped")
         counts = engine.fetch_rows(query("index_counts", {"added": len(raw)}, dialect))[0][0]
         record_change(engine, counts, {"add": round(time.perf_counter() - clock, 4)})
-    build_clusters(engine, keep)
+        build_clusters(engine, keep)  # in the same step: never the clusters of the index before
     new_pairs = engine.fetch_rows(query("index_new_pairs", {"first_new": first_new}, dialect))[0][0]
     latin1 = f", {corpus.latin1} decoded as Latin-1" if corpus.latin1 else ""  # counted, as a run's summary does
     return (
@@ -216,7 +216,7 @@ def remove_documents(engine: Engine, ids: list[str], keep: Keep | str = Keep.fir
     with engine.atomic(UNCHANGED):
         forget_stages(engine)
         _delete(engine, list(found.values()))
-    build_clusters(engine, keep)
+        build_clusters(engine, keep)  # in the same step: never the clusters of the index before
     return len(found)
 
 
