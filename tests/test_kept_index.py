@@ -8,8 +8,8 @@ from indexing import invoke, make_index, result_tables, rows, write_jsonl
 from typer.testing import CliRunner
 
 from dedup import runner
-from dedup.index import documents as index_documents
 from dedup.cli import app
+from dedup.index import documents as index_documents
 
 
 def run_cli(*args: object):
@@ -100,7 +100,9 @@ def test_index_commands_refuse_the_tables_of_a_run_that_did_not_finish(tmp_path,
 
 
 @pytest.mark.parametrize("change", ["remove", "add"])
-def test_add_or_remove_stopped_before_the_clusters_are_rebuilt_leaves_the_index_unchanged(tmp_path, monkeypatch, change):
+def test_add_or_remove_stopped_before_its_clusters_were_rebuilt_leaves_the_index_unchanged(
+    tmp_path, monkeypatch, change
+):
     """Ctrl-C (exit 130) or kill -9 after an add or remove committed its documents but before the
     clusters were rebuilt left the clusters of the index before: `export survivors` listed a
     removed document and missed an added one. The clusters are now rebuilt in the change's step."""
