@@ -34,7 +34,7 @@ def test_several_inputs_keep_ids_unique(tmp_path):
         (tmp_path / name / "same.txt").write_text(name)
     corpus = read_corpus([tmp_path / "one", tmp_path / "two"])
     assert docs(corpus) == {f"{tmp_path}/one/same.txt": "one", f"{tmp_path}/two/same.txt": "two"}
-    with pytest.raises(InputError, match="duplicate document id"):
+    with pytest.raises(UsageError, match="are the same folder: give it once"):
         read_corpus([tmp_path / "one", tmp_path / "one"])
 
 

@@ -102,3 +102,36 @@ def test_show_skipped_lists_each_input_once_and_names_db_only_when_there_is_one(
     assert "--db" not in result.stderr
     with_db = run_cli(folder, "--db", tmp_path / "r.duckdb")
     assert "skipped table of --db" in with_db.stderr and "--show-skipped lists them all" in with_db.stderr
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        ("c", "{tmp}/c"),
+        ("c", "link"),
+        ("{tmp}/c", "c/sub"),
+        ("c/sub", "c"),
+        ("t.csv", "{tmp}/t.csv"),
+        ("c/a.txt", "link/a.txt"),
+    ],
+)
+def test_an_input_given_twice_or_inside_another_is_refused(tmp_path, monkeypatch, given):
+    """`dedup run c /abs/c` (or c and a symlink to it, or c and c/sub spelled otherwise) read every
+    document twice under two ids and gave each paired with itself at Jaccard 1, exit 0 (`c c` was
+    refused as a duplicate id): acting on those pairs would delete the only copy of every file."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c" / "sub").mkdir(parents=True)
+    (tmp_path / "c" / "a.txt").write_text(FOX)
+    (tmp_path / "c" / "sub" / "b.txt").write_text(FOX + "!")
+    (tmp_path / "t.csv").write_text(f"id,text\n1,{FOX}\n2,something else\n")
+    (tmp_path / "link").symlink_to(tmp_path / "c")
+    first, second = (name.format(tmp=tmp_path) for name in given)
+    result = run_cli(first, second, "--threshold", "0.5")
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    message = result.stderr.strip()
+    assert message.count("\n") == 0 and message.startswith("Error: "), message
+    assert f"{first}" in message and f"{second}" in message and "twice" in message, message
+    # inputs that only look alike are read
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.txt").write_text(FOX)
+    assert run_cli("c", "d", "--threshold", "0.5").exit_code == 0

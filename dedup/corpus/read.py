@@ -189,6 +189,7 @@ def read_corpus(
     prefixed = len(inputs) > 1
     if inputs.count(STDIN) > 1:
         raise UsageError("`-` (standard input) can be given once")
+    check_distinct_inputs(inputs)
     for path in inputs:
         if path == STDIN:  # one document per line, as --lines reads a file
             _read_lines(corpus, path, prefix="-" if prefixed else None, data=sys.stdin.buffer.read())
@@ -208,6 +209,34 @@ def read_corpus(
             _note_many_lines(corpus, path)
     _check_unique(corpus.ids)
     return corpus
+
+
+def check_distinct_inputs(inputs: Iterable[Path]) -> None:
+    """Refuse an input that is another one spelled otherwise (`c` and `/abs/c`, or a symlink to
+    it) or lies inside another: its documents would be read twice under two ids, each paired with
+    itself at Jaccard 1 (acting on such pairs deletes the only copy). Paths that are not local
+    (a Spark input on HDFS) are not checked."""
+    seen: list[tuple[Path, Path]] = []
+    for path in inputs:
+        if path == STDIN or not path.exists():
+            continue
+        real = path.resolve()
+        for earlier, earlier_real in seen:
+            if real == earlier_real:
+                raise UsageError(f"inputs {earlier} and {path} are the same {_kind(path)}: give it once, not twice")
+            for outer, inner, outer_real, inner_real in (
+                (earlier, path, earlier_real, real),
+                (path, earlier, real, earlier_real),
+            ):
+                if outer_real in inner_real.parents:
+                    raise UsageError(
+                        f"input {inner} is inside input {outer}: its documents would be read twice; give one of them"
+                    )
+        seen.append((path, real))
+
+
+def _kind(path: Path) -> str:
+    return "folder" if path.is_dir() else "file"
 
 
 MANY_LINES = 10  # a file given alone with this many lines was probably meant as one document per line

@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import InputError, UsageError
 from ..settings import Settings
 from ..sqlfiles import statement
-from .read import mac_lines_note, nan_ids
+from .read import check_distinct_inputs, mac_lines_note, nan_ids
 
 TABLE_SUFFIXES = (".parquet", ".csv", ".tsv", ".jsonl", ".ndjson")
 BINARY_SNIFF_BYTES = 8000
@@ -34,6 +34,7 @@ def read_corpus(engine: Any, settings: Settings) -> tuple[bool, list[str]]:
     them) and the notes for the summary."""
     from pyspark.sql import functions as F
 
+    check_distinct_inputs(settings.inputs)  # before the session reads anything twice
     session = engine.session
     multiple = len(settings.inputs) > 1
     frames = []
