@@ -372,3 +372,30 @@ def test_table_cells_that_are_not_utf8_are_read_as_on_duckdb(spark, tmp_path):
     duck_error, spark_error = errors_of_both(tmp_path, [str(table)])
     assert duck_error == f"Error: {table}: text column 'text' holds text that is not valid UTF-8\n"
     assert spark_error == f"Error: {table}: a line is not valid JSON, or not UTF-8 (JSON lines must be UTF-8)\n"
+
+
+@pytest.mark.slow
+def test_inputs_whose_names_look_like_globs_are_read_as_named(spark, tmp_path):
+    """Spark's readers take a path as a Hadoop glob: the folder `g[12]` was read as the folder `g1`
+    (its files, with ids cut at the wrong place), the table `t[1].csv` as `t1.csv`, the --lines file
+    `l{a,b}.txt` as `la.txt`: other documents, exit 0. The inputs are now read as named; names in
+    a folder with such characters (and spaces, %, #, emoji) give the ids DuckDB gives."""
+    fox = "the quick brown fox jumps over the lazy dog"
+    for folder, names in {
+        "g[12]": ["in [1].txt", "x{a,b}*?.txt", "p%20 #😀.txt"],
+        "g1": ["other.txt", "b.txt"],
+    }.items():
+        (tmp_path / folder).mkdir()
+        for number, name in enumerate(names):
+            (tmp_path / folder / name).write_text(fox + " " + folder[0] * number + "!" * number)
+    (tmp_path / "t[1].csv").write_text(f"id,text\n1,{fox}\n2,{fox}!\n")
+    (tmp_path / "t1.csv").write_text(f"id,text\n7,{fox}\n8,{fox}?\n")
+    duck, spark_pairs, _ = run_both(
+        tmp_path, [str(tmp_path / "g[12]"), str(tmp_path / "t[1].csv")], "--threshold", "0.3"
+    )
+    assert duck == spark_pairs
+    assert b"in [1].txt" in duck and b"t[1].csv:2" in duck and b"other" not in duck and b"t[1].csv:7" not in duck
+    (tmp_path / "l{a,b}.txt").write_text(f"{fox}\n{fox}!\n")
+    (tmp_path / "la.txt").write_text(f"{fox}\nzzz\n")
+    duck, spark_pairs, _ = run_both(tmp_path, [str(tmp_path / "l{a,b}.txt")], "--lines", "--threshold", "0.3")
+    assert duck == spark_pairs and duck.count(b"\n") == 2

@@ -136,7 +136,7 @@ def _read_input(
     source = F.concat(F.lit(f"{rank:06d}:"), F.col("_metadata.file_path"))
     empty_text = F.lit(None).cast("string")
     if kind in ("folder", "file"):
-        frame = session.read.format("binaryFile").option("recursiveFileLookup", "true").load(path)
+        frame = session.read.format("binaryFile").option("recursiveFileLookup", "true").load(_literal(path))
         root = _qualified(engine, path)
         if kind == "folder":
             relative = F.substring(F.col("path"), len(root) + 2, LONG)
@@ -164,9 +164,9 @@ def _read_input(
             F.when(binary, F.lit("binary file (NUL byte in the first 8000 bytes)")).alias("reason"),
         )
     if kind == "lines":
-        frame = session.read.option("lineSep", "\n").text(path)
+        frame = session.read.option("lineSep", "\n").text(_literal(path))
         if _mac_line_ends(engine, path, frame):  # as dedup.corpus.read.line_break: no \n at all, but \r
-            frame = session.read.option("lineSep", "\r").text(path)
+            frame = session.read.option("lineSep", "\r").text(_literal(path))
             notes.append(mac_lines_note(path))
         raw = F.col("value").cast("binary")
         stripped = F.when(
@@ -302,7 +302,7 @@ def _check_id_values(frame: Any, path: str, id_name: str, csv: bool) -> None:
 def _table_reader(session: Any, path: str, delimiter: str | None = None) -> Any:
     lower = path.lower().rstrip("/")
     if lower.endswith(".parquet"):
-        return session.read.parquet(path)
+        return session.read.parquet(_literal(path))
     if lower.endswith((".csv", ".tsv")):
         from pyspark.sql import functions as F
 
@@ -318,10 +318,10 @@ def _table_reader(session: Any, path: str, delimiter: str | None = None) -> Any:
             escape='"',
             sep=delimiter or ("\t" if lower.endswith(".tsv") else ","),  # --delimiter, as on DuckDB
             encoding="ISO-8859-1",
-        ).csv(path)
+        ).csv(_literal(path))
         frame = frame.toDF(*(_header_name(name, first=i == 0) for i, name in enumerate(frame.columns)))
         return frame.withColumns({name: F.coalesce(frame[name], F.lit("")) for name in frame.columns})
-    frame = session.read.json(path)
+    frame = session.read.json(_literal(path))
     if "_corrupt_record" in frame.columns:  # Spark's reader keeps such a line as NULLs (a NULL text)
         raise InputError(f"{path}: a line is not valid JSON, or not UTF-8 (JSON lines must be UTF-8)")
     return frame
@@ -334,6 +334,15 @@ def _header_name(name: str, first: bool) -> str:
     except (UnicodeEncodeError, UnicodeDecodeError):
         pass
     return name.removeprefix("\ufeff") if first else name
+
+
+GLOB_CHARACTERS = re.compile(r"([\\*?\[\]{}])")
+
+
+def _literal(path: str) -> str:
+    """The path as Spark's readers take it: they expand a Hadoop glob (`g[12]` read the folder `g1`,
+    `l{a,b}.txt` the file `la.txt`), so its glob characters are escaped to stand for themselves."""
+    return GLOB_CHARACTERS.sub(r"\\\1", path)
 
 
 def _qualified(engine: Any, path: str) -> str:
