@@ -142,6 +142,20 @@ def test_query_cli(planted, tmp_path):
     assert (result.exit_code, result.stderr) == (2, f"Error: cannot read --file {tmp_path}: Is a directory\n")
 
 
+@pytest.mark.parametrize("method", ["lsh", "exact"])
+def test_a_query_without_shingles_says_so(tmp_path, method):
+    """`dedup query --text ""` (or whitespace, or an indexed empty document) printed an empty table
+    and exit 0, which reads as "nothing similar": a query without shingles cannot be answered."""
+    docs = {"full": "the quick brown fox jumps over the lazy dog", "blank": " \t "}
+    db = make_index(tmp_path, docs, "index", "--method", method, "--threshold", "0.5")
+    for option, value in (("--text", ""), ("--text", " \t\u3000 "), ("--id", "blank")):
+        result = CliRunner().invoke(app, ["query", str(db), option, value])
+        what = "document 'blank'" if option == "--id" else "the query text"
+        assert (result.exit_code, result.stdout) == (1, ""), result.output
+        assert result.stderr.startswith(f"Error: {what} has no shingles") and result.stderr.count("\n") == 1
+    assert "full" in invoke("query", db, "--text", "the quick brown fox jumps", "--min-jaccard", "0.1").stdout
+
+
 def test_buckets_add_up(planted):
     docs, db = planted
     out = invoke("buckets", db, "--top", "3").stdout

@@ -55,12 +55,17 @@ def query_index(
     try:
         if doc_id is not None:  # an indexed document: its buckets are stored already
             buckets = engine.fetch_arrow(query("query_stored_buckets", {"doc_id": exclude}, dialect))
-            shingles = query("query_stored_shingles", {"doc_id": exclude}, dialect)
-            fingerprints = engine.fetch_arrow(shingles) if settings.method != "lsh" else None
+            fingerprints = engine.fetch_arrow(query("query_stored_shingles", {"doc_id": exclude}, dialect))
         else:
             buckets = _query_buckets(scratch, settings, text)
             fingerprints = scratch.fetch_arrow(query("query_shingles", dialect=scratch.dialect))
-        if fingerprints is not None and settings.method != "lsh":
+        if fingerprints.num_rows == 0:  # an empty answer would read as "nothing similar"
+            what = f"document {doc_id!r}" if doc_id is not None else "the query text"
+            raise DedupError(
+                f"{what} has no shingles (empty or whitespace only, or for word shingles without a word): "
+                "no document can be similar to it"
+            )
+        if settings.method != "lsh":
             return _query_shared_shingles(engine, buckets, fingerprints, exclude, min_jaccard)
         engine.register_arrow("query_buckets", buckets)
         probe = query("query_probe", {"exclude": exclude, "min_bands": min_bands}, dialect)
