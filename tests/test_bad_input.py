@@ -284,13 +284,18 @@ def test_csv_with_quoted_newlines_and_nul(tmp_path):
     assert "documents: 3 read = 3 processed + 0 empty + 0 skipped" in result.stderr
 
 
-@pytest.mark.parametrize("kind", ["parquet", "csv-header-only", "csv-zero-bytes", "jsonl-zero-bytes"])
+@pytest.mark.parametrize(
+    "kind", ["parquet", "csv-header-only", "csv-zero-bytes", "jsonl-zero-bytes", "jsonl-blank-lines"]
+)
 def test_empty_table(tmp_path, kind):
     if kind == "parquet":
         path = write_parquet(tmp_path / "t.parquet", id=pa.array([], pa.int64()), text=pa.array([], pa.string()))
     elif kind == "csv-header-only":
         path = tmp_path / "t.csv"
         path.write_text("id,text\n")
+    elif kind == "jsonl-blank-lines":  # was "no text column 'text'; columns are " (nothing after it)
+        path = tmp_path / "t.jsonl"
+        path.write_bytes(b" \n\n\t\r\n")
     else:
         path = tmp_path / ("t.csv" if kind.startswith("csv") else "t.jsonl")
         path.write_bytes(b"")

@@ -399,3 +399,21 @@ def test_inputs_whose_names_look_like_globs_are_read_as_named(spark, tmp_path):
     (tmp_path / "la.txt").write_text(f"{fox}\nzzz\n")
     duck, spark_pairs, _ = run_both(tmp_path, [str(tmp_path / "l{a,b}.txt")], "--lines", "--threshold", "0.3")
     assert duck == spark_pairs and duck.count(b"\n") == 2
+
+
+@pytest.mark.slow
+def test_empty_tables_are_empty_as_on_duckdb(spark, tmp_path):
+    """A zero-byte .csv or .jsonl is 0 documents on DuckDB; Spark refused it ("no text column
+    'text'; columns are " and nothing after it), and both did so for JSON lines that are blank."""
+    (tmp_path / "zero.csv").write_bytes(b"")
+    (tmp_path / "blank.jsonl").write_bytes(b" \n\n\t\n")
+    (tmp_path / "ok.jsonl").write_text(
+        '{"id":"a","text":"the quick brown fox"}\n{"id":"b","text":"the quick brown fox!"}\n'
+    )
+    inputs = [str(tmp_path / name) for name in ("zero.csv", "blank.jsonl", "ok.jsonl")]
+    duck, spark_pairs, summary = run_both(tmp_path, inputs, "--threshold", "0.5", "-k", "3")
+    assert duck == spark_pairs and duck.count(b"\n") == 2
+    assert "documents: 2 read = 2 processed" in summary
+    duck, spark_pairs, summary = run_both(tmp_path, [str(tmp_path / "blank.jsonl")])
+    assert duck == spark_pairs == b"id_a,id_b,jaccard,estimate\n"
+    assert "warning: no documents were found in the inputs" in summary

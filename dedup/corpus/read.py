@@ -449,6 +449,8 @@ def _read_table(
     if path.is_file() and path.stat().st_size == 0:
         return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
     table = load_table(path, delimiter)
+    if table.num_columns == 0 and table.num_rows == 0:
+        return  # blank lines only (JSON lines): an empty table, as a zero-byte file is
     if path.is_dir():
         _list_left_out(corpus, path)
     kind = table_format(path)

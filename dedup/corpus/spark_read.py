@@ -204,11 +204,21 @@ def _mac_line_ends(engine: Any, path: str, frame: Any) -> bool:
 SPARK_ID_TYPES = ("string", "binary", "tinyint", "smallint", "int", "bigint")
 
 
+# The columns of an input's rows (see _read_table's select) when a table has no rows nor columns.
+EMPTY_TABLE = (
+    "source string, source_row bigint, id {id_type}, id_prefix string, text string, content binary, "
+    "whole_file boolean, from_table boolean, reason string"
+)
+
+
 def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple: bool, id_columns: list[str]) -> Any:
     from pyspark.sql import functions as F
 
     frame = _table_reader(session, path, settings.delimiter)
     columns = frame.columns
+    if not columns:  # a zero-byte file, or JSON lines that are blank: an empty table, as on DuckDB
+        id_type = "string" if multiple else "bigint"
+        return session.createDataFrame([], EMPTY_TABLE.format(id_type=id_type))
     listed = ", ".join(map(repr, columns))
     if settings.text_column not in columns:
         raise InputError(f"{path}: no text column {settings.text_column!r}; columns are {listed}")
