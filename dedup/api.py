@@ -60,9 +60,10 @@ def run(
 
     `inputs` are paths (a folder, a text file, a table, or a list of them) read as `dedup run`
     reads them; `documents` are documents in memory: a list of strings (ids 1, 2, ...), a list of
-    (id, text) pairs, a pyarrow Table, or any data frame with the Arrow PyCapsule interface
-    (pandas, polars) with a `text` column and an optional `id` column. A pyarrow Table, a data
-    frame or a list of (id, text) pairs may also be given as `inputs`. Keyword arguments mirror
+    (id, text) pairs, a dict {id: text}, a pyarrow Table, or any data frame with the Arrow
+    PyCapsule interface (pandas, polars) with a `text` column and an optional `id` column. A
+    pyarrow Table, a data frame, a dict or a list of (id, text) pairs may also be given as
+    `inputs`. Keyword arguments mirror
     the options of `dedup run`.
 
     engine="spark" runs the same stages on Spark (paths only): on `spark`, an existing

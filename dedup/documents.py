@@ -6,7 +6,7 @@ DuckDB relations, pyarrow itself) is read through pyarrow, so neither pandas nor
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Set
 from typing import Any
 
 import pyarrow as pa
@@ -18,6 +18,8 @@ def is_in_memory(inputs: object) -> bool:
     """Whether `inputs` are documents rather than paths: an Arrow-speaking object or a list of texts/pairs."""
     if isinstance(inputs, (pa.Table, pa.RecordBatch, pa.RecordBatchReader)) or hasattr(inputs, "__arrow_c_stream__"):
         return True
+    if isinstance(inputs, Mapping):  # {id: text}; a mapping of paths means nothing
+        return True
     if isinstance(inputs, (list, tuple)) and inputs:
         return all(isinstance(item, tuple) and len(item) == 2 for item in inputs)
     return False
@@ -27,7 +29,7 @@ def as_table(documents: Any, id_column: str | None = None, text_column: str | No
     """The documents as an Arrow table with the columns `id` (optional) and `text`.
 
     - a list of strings: one document each, ids 1, 2, ... (as the lines of a --lines file);
-    - a list of (id, text) pairs;
+    - a list of (id, text) pairs, or a dict {id: text};
     - a pyarrow Table/RecordBatch/RecordBatchReader or any object with `__arrow_c_stream__`
       (pandas, polars): its `text_column` (default `text`) and `id_column` (default `id`, else
       the 1-based row number).
@@ -42,6 +44,10 @@ def as_table(documents: Any, id_column: str | None = None, text_column: str | No
         return _columns(documents, id_column, text_column)
     if hasattr(documents, "__arrow_c_stream__"):
         return _columns(pa.table(documents), id_column, text_column)
+    if isinstance(documents, Mapping):  # iterated, a dict gives its keys: they would be the texts
+        documents = list(documents.items())
+    if isinstance(documents, Set):  # the ids 1, 2, ... would follow an order that changes between processes
+        raise UsageError("give documents as a list, not a set: a set has no order, so the ids 1, 2, ... would change")
     if isinstance(documents, Iterable):
         items = list(documents)
         if id_column is not None or text_column is not None:
@@ -49,7 +55,10 @@ def as_table(documents: Any, id_column: str | None = None, text_column: str | No
         if all(isinstance(item, str) for item in items):
             return pa.table({"text": pa.array(items, pa.string())})
         if all(isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], str) for item in items):
-            ids = pa.array([item[0] for item in items])
+            try:
+                ids = pa.array([item[0] for item in items])
+            except (pa.ArrowInvalid, pa.ArrowTypeError) as error:
+                raise UsageError(f"the documents' ids must be all integers or all strings: {error}") from None
             return pa.table({"id": ids, "text": pa.array([item[1] for item in items], pa.string())})
     raise UsageError(
         "documents must be a list of strings, a list of (id, text) pairs, a pyarrow Table, "

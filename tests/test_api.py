@@ -59,6 +59,23 @@ def test_bad_documents_are_one_clear_error():
         dedup.run()
 
 
+def test_a_dict_of_documents_is_ids_to_texts_and_a_set_is_refused(tmp_path):
+    """dedup.run(documents={"a": text, "b": same text}) returned no pairs: a dict was iterated as
+    its keys, which became the texts (the documents "a" and "b"). A set of strings gave ids in the
+    set's order, which changes from one Python process to the next (hash randomization)."""
+    ids = ["a", "b", "c"]
+    expected = dedup.run(documents=list(zip(ids, TEXTS, strict=True)), threshold=0.5).to_pylist()
+    assert dedup.run(documents=dict(zip(ids, TEXTS, strict=True)), threshold=0.5).to_pylist() == expected
+    assert dedup.run(dict(zip(ids, TEXTS, strict=True)), threshold=0.5).to_pylist() == expected
+    db = tmp_path / "index.duckdb"
+    dedup.run(documents={"a": TEXTS[0]}, db=db, threshold=0.5)
+    assert dedup.Index(db).add(documents={"b": TEXTS[1]}).endswith("1 pairs involve them")
+    with pytest.raises(dedup.api.UsageError, match="a set has no order"):
+        dedup.run(documents=set(TEXTS))
+    with pytest.raises(dedup.api.UsageError, match="ids must be all integers or all strings"):
+        dedup.run(documents=[(1, TEXTS[0]), ("1", TEXTS[1])])
+
+
 def test_index_class_adds_queries_and_removes_in_memory(tmp_path):
     db = tmp_path / "index.duckdb"
     dedup.run(documents=[("a", TEXTS[0]), ("c", TEXTS[2])], threshold=0.5, db=db)
