@@ -417,3 +417,27 @@ def test_empty_tables_are_empty_as_on_duckdb(spark, tmp_path):
     duck, spark_pairs, summary = run_both(tmp_path, [str(tmp_path / "blank.jsonl")])
     assert duck == spark_pairs == b"id_a,id_b,jaccard,estimate\n"
     assert "warning: no documents were found in the inputs" in summary
+
+
+@pytest.mark.slow
+def test_files_whose_names_are_not_utf8_are_listed_as_skipped_by_spark(spark, tmp_path):
+    """The JVM does not list a file whose name is not UTF-8: Spark dropped it without a word
+    (`read = 3 processed + 1 skipped` for a folder of 5 files). The DuckDB engine reads it (its id
+    shows the byte as \\xNN); Spark now lists it as skipped, with the id DuckDB gives it."""
+    fox = "the quick brown fox jumps over the lazy dog"
+    folder = tmp_path / "c"
+    (folder / "sub").mkdir(parents=True)
+    for number, name in enumerate([b"lat\xe9.txt", b"plain.txt", b"sub/b\xff.txt", b"sub/ok.txt"]):
+        with open(bytes(folder) + b"/" + name, "wb") as stream:
+            stream.write((fox + "!" * number).encode())
+    os.mkdir(bytes(folder) + b"/dir\xe9")
+    with open(bytes(folder) + b"/dir\xe9/inside.txt", "wb") as stream:
+        stream.write(fox.encode())
+    result = runner.invoke(
+        app, ["run", str(folder), "--engine", "spark", "--work-dir", str(tmp_path / "work"), "--show-skipped"]
+    )
+    assert result.exit_code == 0, result.output
+    summary = result.stderr
+    assert "documents: 5 read = 2 processed + 0 empty + 3 skipped" in summary, summary
+    for shown in ("lat\\xe9.txt", "sub/b\\xff.txt", "dir\\xe9/"):
+        assert shown in summary, summary

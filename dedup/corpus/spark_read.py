@@ -12,6 +12,7 @@ task; the texts are joined back to their numbers, never sorted.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -141,7 +142,9 @@ def _read_input(
         if kind == "folder":
             relative = F.substring(F.col("path"), len(root) + 2, LONG)
             ids = F.concat(F.lit(path.rstrip("/") + "/"), relative) if multiple else relative
-            empty = _unlisted(engine, path, path.rstrip("/") + "/" if multiple else "", skipped)
+            prefix = path.rstrip("/") + "/" if multiple else ""
+            empty = _unlisted(engine, path, prefix, skipped)
+            skipped += _names_not_utf8(path, prefix)
         else:
             ids = F.lit(path)
             fs, hadoop_path = engine._filesystem(path)
@@ -353,6 +356,32 @@ def _literal(path: str) -> str:
     """The path as Spark's readers take it: they expand a Hadoop glob (`g[12]` read the folder `g1`,
     `l{a,b}.txt` the file `la.txt`), so its glob characters are escaped to stand for themselves."""
     return GLOB_CHARACTERS.sub(r"\\\1", path)
+
+
+def _names_not_utf8(root: str, prefix: str) -> list[tuple[str, str]]:
+    """Files and folders of a local folder whose names are not UTF-8, as skipped inputs named as the
+    DuckDB engine names them (\\xNN): the JVM does not list them, so Spark dropped them unsaid.
+    (HDFS and object stores hold UTF-8 names only.) Hidden folders are not entered, as in _unlisted."""
+    found: list[tuple[str, str]] = []
+    if not os.path.isdir(root):
+        return found
+    for folder, dirnames, filenames in os.walk(os.fsencode(root)):
+        relative = os.path.relpath(folder, os.fsencode(root))
+        for name in [*dirnames, *filenames]:
+            if not _utf8(name):
+                rel = name if relative == b"." else relative + b"/" + name
+                shown = rel.decode("utf-8", "backslashreplace") + ("/" if name in dirnames else "")
+                found.append((prefix + shown, "not read by the Spark engine (a name that is not UTF-8)"))
+        dirnames[:] = [name for name in dirnames if _utf8(name) and not name.startswith((b".", b"_"))]
+    return found
+
+
+def _utf8(name: bytes) -> bool:
+    try:
+        name.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _qualified(engine: Any, path: str) -> str:
