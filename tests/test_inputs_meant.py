@@ -113,6 +113,7 @@ def test_show_skipped_lists_each_input_once_and_names_db_only_when_there_is_one(
         ("c/sub", "c"),
         ("t.csv", "{tmp}/t.csv"),
         ("c/a.txt", "link/a.txt"),
+        ("c/a.txt", "hard.txt"),  # one file under two names, as `C` and `c` on a case-insensitive disk
     ],
 )
 def test_an_input_given_twice_or_inside_another_is_refused(tmp_path, monkeypatch, given):
@@ -125,6 +126,7 @@ def test_an_input_given_twice_or_inside_another_is_refused(tmp_path, monkeypatch
     (tmp_path / "c" / "sub" / "b.txt").write_text(FOX + "!")
     (tmp_path / "t.csv").write_text(f"id,text\n1,{FOX}\n2,something else\n")
     (tmp_path / "link").symlink_to(tmp_path / "c")
+    (tmp_path / "hard.txt").hardlink_to(tmp_path / "c" / "a.txt")
     first, second = (name.format(tmp=tmp_path) for name in given)
     result = run_cli(first, second, "--threshold", "0.5")
     assert result.exit_code == 2, (result.stdout, result.stderr)

@@ -212,27 +212,31 @@ def read_corpus(
 
 
 def check_distinct_inputs(inputs: Iterable[Path]) -> None:
-    """Refuse an input that is another one spelled otherwise (`c` and `/abs/c`, or a symlink to
-    it) or lies inside another: its documents would be read twice under two ids, each paired with
-    itself at Jaccard 1 (acting on such pairs deletes the only copy). Paths that are not local
-    (a Spark input on HDFS) are not checked."""
-    seen: list[tuple[Path, Path]] = []
+    """Refuse an input that is another one spelled otherwise (`c` and `/abs/c`, a symlink to it, or
+    `C` on a case-insensitive disk) or lies inside another: its documents would be read twice under
+    two ids, each paired with itself at Jaccard 1 (acting on such pairs deletes the only copy).
+    Files are compared by device and inode. Paths that are not local (a Spark input on HDFS) are
+    not checked."""
+    seen: list[tuple[Path, tuple[int, int], list[tuple[int, int]]]] = []
     for path in inputs:
         if path == STDIN or not path.exists():
             continue
-        real = path.resolve()
-        for earlier, earlier_real in seen:
-            if real == earlier_real:
+        identity = _identity(path)
+        folders = [_identity(parent) for parent in path.resolve().parents]  # the folders it lies in
+        for earlier, earlier_identity, earlier_folders in seen:
+            if identity == earlier_identity:
                 raise UsageError(f"inputs {earlier} and {path} are the same {_kind(path)}: give it once, not twice")
-            for outer, inner, outer_real, inner_real in (
-                (earlier, path, earlier_real, real),
-                (path, earlier, real, earlier_real),
-            ):
-                if outer_real in inner_real.parents:
-                    raise UsageError(
-                        f"input {inner} is inside input {outer}: its documents would be read twice; give one of them"
-                    )
-        seen.append((path, real))
+            if earlier_identity in folders or identity in earlier_folders:
+                inner, outer = (path, earlier) if earlier_identity in folders else (earlier, path)
+                raise UsageError(
+                    f"input {inner} is inside input {outer}: its documents would be read twice; give one of them"
+                )
+        seen.append((path, identity, folders))
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    status = path.stat()
+    return status.st_dev, status.st_ino
 
 
 def _kind(path: Path) -> str:
