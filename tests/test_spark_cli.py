@@ -441,3 +441,29 @@ def test_files_whose_names_are_not_utf8_are_listed_as_skipped_by_spark(spark, tm
     assert "documents: 5 read = 2 processed + 0 empty + 3 skipped" in summary, summary
     for shown in ("lat\\xe9.txt", "sub/b\\xff.txt", "dir\\xe9/"):
         assert shown in summary, summary
+
+
+@pytest.mark.slow
+def test_gzip_tables_and_parquet_folders_are_tables_as_on_duckdb(spark, tmp_path):
+    """DuckDB reads `.csv.gz`, `.tsv.gz`, `.jsonl.gz` as tables and a folder holding only .parquet
+    files as a Parquet dataset; Spark read each as binary files, skipped: 0 documents. And Spark
+    numbered the rows of a dataset without an id column file by file."""
+    import gzip
+
+    fox = "the quick brown fox jumps over the lazy dog"
+    (tmp_path / "t.csv.gz").write_bytes(gzip.compress(f"id,text\n1,{fox}\n2,{fox}!\n".encode()))
+    (tmp_path / "t.tsv.gz").write_bytes(gzip.compress(f"id\ttext\n3\t{fox}?\n".encode()))
+    (tmp_path / "t.jsonl.gz").write_bytes(gzip.compress(b'{"id":"j","text":"the quick brown fox jumps over it"}\n'))
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    pq.write_table(pa.table({"text": [fox + ".", "something else entirely"]}), parts / "part-0.parquet")
+    pq.write_table(pa.table({"text": [fox + ","]}), parts / "part-1.parquet")
+    (parts / "_SUCCESS").write_bytes(b"")
+    inputs = [str(tmp_path / name) for name in ("t.csv.gz", "t.tsv.gz", "t.jsonl.gz", "parts")]
+    duck, spark_pairs, summary = run_both(tmp_path, inputs, "--threshold", "0.5")
+    assert duck == spark_pairs and duck.count(b"\n") > 10
+    assert "documents: 7 read = 7 processed" in summary
+    # a dataset without an id column is one table: its rows are numbered across its files in path
+    # order (Spark numbered each file from 1: two documents with the id 1)
+    duck, spark_pairs, summary = run_both(tmp_path, [str(parts)], "--threshold", "0.5")
+    assert duck == spark_pairs and duck.startswith(b"id_a,id_b,jaccard,estimate\n1,3,") and duck.count(b"\n") == 2

@@ -1,6 +1,6 @@
 """The corpus as Spark reads it: every input read by Spark's own readers, so no text passes through
 the driver. Folders of text files (binaryFile), line files (text, split on \\n only), and tables
-(.parquet files or dataset folders named *.parquet, .csv, .tsv, .jsonl/.ndjson).
+(.parquet files or Parquet dataset folders, .csv, .tsv, .jsonl/.ndjson, gzip-compressed or not).
 
 The rules are the DuckDB engine's (dedup/corpus.py): UTF-8 with a leading BOM dropped, else
 Latin-1; binary files (a NUL byte in the first 8000 bytes) and NULL texts are skipped with a
@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, UsageError
 from ..settings import Settings
 from ..sqlfiles import statement
-from .read import check_distinct_inputs, mac_lines_note, nan_ids
+from .read import check_distinct_inputs, mac_lines_note, nan_ids, table_format
 
-TABLE_SUFFIXES = (".parquet", ".csv", ".tsv", ".jsonl", ".ndjson")
 BINARY_SNIFF_BYTES = 8000
 BOM = bytearray(b"\xef\xbb\xbf")
 LONG = 2**31 - 1  # substring length meaning "to the end"
@@ -99,7 +99,7 @@ def _numbered_ids(engine: Any, settings: Settings) -> bool:
         return True
     if kind != "table" or settings.id_column is not None:
         return False
-    return "id" not in _table_reader(engine.session, path, settings.delimiter).columns
+    return "id" not in _table_reader(engine.session, path, _table_format(engine, path), settings.delimiter).columns
 
 
 def _drop_bom(content: Any) -> Any:
@@ -109,15 +109,34 @@ def _drop_bom(content: Any) -> Any:
 
 
 def _kind(engine: Any, path: str, settings: Settings) -> str:
+    """table, folder, lines or file, in the order of dedup.corpus.read.read_corpus."""
     fs, hadoop_path = engine._filesystem(path)
     if not fs.exists(hadoop_path):
         raise UsageError(f"input not found: {path}")
-    lower = path.lower()
+    if not settings.lines and _table_format(engine, path) is not None:
+        return "table"
     if fs.getFileStatus(hadoop_path).isDirectory():
-        return "table" if lower.endswith(".parquet") else "folder"
-    if settings.lines:
-        return "lines"
-    return "table" if lower.endswith(TABLE_SUFFIXES) else "file"
+        return "folder"
+    return "lines" if settings.lines else "file"
+
+
+def _table_format(engine: Any, path: str) -> str | None:
+    """parquet, csv, tsv or jsonl by dedup.corpus.read.table_format's rules: by extension, `.gz`
+    allowed but for Parquet (Spark's readers decompress it); a folder named *.parquet or holding
+    only .parquet files (names starting with . or _ aside) is a Parquet dataset. Spark read a
+    `.csv.gz` as one binary file and such a folder as binary files, both skipped: 0 documents."""
+    fs, hadoop_path = engine._filesystem(path)
+    if not fs.getFileStatus(hadoop_path).isDirectory():
+        return table_format(Path(path))
+    if path.lower().rstrip("/").endswith(".parquet"):
+        return "parquet"
+    names = []
+    files = fs.listFiles(hadoop_path, True)
+    while files.hasNext():
+        name = str(files.next().getPath().getName())
+        if not name.startswith((".", "_")):
+            names.append(name.lower())
+    return "parquet" if names and all(name.endswith(".parquet") for name in names) else None
 
 
 def _read_input(
@@ -186,7 +205,7 @@ def _read_input(
             F.lit(False).alias("from_table"),
             F.lit(None).cast("string").alias("reason"),
         )
-    return _read_table(session, path, rank, settings, multiple, id_columns)
+    return _read_table(session, path, _table_format(engine, path), rank, settings, multiple, id_columns)
 
 
 def _mac_line_ends(engine: Any, path: str, frame: Any) -> bool:
@@ -214,10 +233,12 @@ EMPTY_TABLE = (
 )
 
 
-def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple: bool, id_columns: list[str]) -> Any:
+def _read_table(
+    session: Any, path: str, kind: str | None, rank: int, settings: Settings, multiple: bool, id_columns: list[str]
+) -> Any:
     from pyspark.sql import functions as F
 
-    frame = _table_reader(session, path, settings.delimiter)
+    frame = _table_reader(session, path, kind, settings.delimiter)
     columns = frame.columns
     if not columns:  # a zero-byte file, or JSON lines that are blank: an empty table, as on DuckDB
         id_type = "string" if multiple else "bigint"
@@ -231,7 +252,7 @@ def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple
     text_type = types[settings.text_column]
     if text_type not in ("string", "binary"):
         raise InputError(f"{path}: text column {settings.text_column!r} has type {text_type}, expected strings")
-    csv = _is_csv(path)
+    csv = kind in ("csv", "tsv")
     id_name = settings.id_column if settings.id_column is not None else ("id" if "id" in columns else None)
     if id_name is not None:
         _check_id_values(frame, path, id_name, csv)  # NaN ids: the error DuckDB gives
@@ -279,10 +300,6 @@ def _read_table(session: Any, path: str, rank: int, settings: Settings, multiple
     )
 
 
-def _is_csv(path: str) -> bool:
-    return path.lower().rstrip("/").endswith((".csv", ".tsv"))
-
-
 def _cell_text(cell: Any) -> Any:
     """A CSV cell (read as ISO-8859-1: one character per byte) as dedup.corpus.read.decoded_cells
     reads it: its bytes as UTF-8 when they are, else as they were read (Latin-1)."""
@@ -312,11 +329,10 @@ def _check_id_values(frame: Any, path: str, id_name: str, csv: bool) -> None:
         raise InputError(f"{path}: id column {id_name!r} holds text that is not valid UTF-8")
 
 
-def _table_reader(session: Any, path: str, delimiter: str | None = None) -> Any:
-    lower = path.lower().rstrip("/")
-    if lower.endswith(".parquet"):
+def _table_reader(session: Any, path: str, kind: str | None, delimiter: str | None = None) -> Any:
+    if kind == "parquet":
         return session.read.parquet(_literal(path))
-    if lower.endswith((".csv", ".tsv")):
+    if kind in ("csv", "tsv"):
         from pyspark.sql import functions as F
 
         # Every cell is the text it holds, as the DuckDB engine reads it (dedup/corpus/read.py): no
@@ -329,7 +345,7 @@ def _table_reader(session: Any, path: str, delimiter: str | None = None) -> Any:
             multiLine=True,
             inferSchema=False,
             escape='"',
-            sep=delimiter or ("\t" if lower.endswith(".tsv") else ","),  # --delimiter, as on DuckDB
+            sep=delimiter or ("\t" if kind == "tsv" else ","),  # --delimiter, as on DuckDB
             encoding="ISO-8859-1",
         ).csv(_literal(path))
         frame = frame.toDF(*(_header_name(name, first=i == 0) for i, name in enumerate(frame.columns)))

@@ -3,8 +3,9 @@
 -- writes: raw_numbered(source, scan_row, source_row, position)
 -- params: (none)
 -- dialect: spark (the DuckDB engine numbers inputs in Python while reading them).
--- source_row: the 1-based row of a row (line, table row) in its own file, the id of lines and of
--- tables without an id column; position: the 1-based rank of a loaded document (reason is NULL)
+-- source_row: the 1-based row of a row (line, table row) in its input (the first 7 characters
+-- of source, "NNNNNN:": a Parquet dataset's files are one table, numbered on in path order), the
+-- id of lines and of tables without an id column; position: the 1-based rank of a loaded document (reason is NULL)
 -- in input order, as the DuckDB engine's reader counts them. Both from the row's index in its
 -- partition plus the counts of the earlier partitions (one row per partition): the scalable
 -- form of row_number() over (order by ...), which would put every row on one task. Keys only
@@ -36,11 +37,11 @@ ranked as (
     from parts as p
     join offsets as o on o.part = p.part
 ),
-sources as (
-    select source, min(row_number) - 1 as rows_before
+inputs as (
+    select left(source, 7) as input, min(row_number) - 1 as rows_before
     from ranked
-    group by source
+    group by left(source, 7)
 )
-select r.source, r.scan_row, r.row_number - s.rows_before as source_row, r.position
+select r.source, r.scan_row, r.row_number - i.rows_before as source_row, r.position
 from ranked as r
-join sources as s on s.source = r.source
+join inputs as i on i.input = left(r.source, 7)
