@@ -39,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from process import run_measured  # noqa: E402
-from workloads import WORKLOADS, write  # noqa: E402
+from workloads import REAL_CORPORA, WORKLOADS, write  # noqa: E402
 
 SYSTEMS = ("dedup", "rensa", "datasketch")
 
@@ -281,7 +281,11 @@ def markdown(results: list[Result]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workloads", nargs="*", help=f"generated workloads: {', '.join(WORKLOADS)}")
+    parser.add_argument(
+        "workloads",
+        nargs="*",
+        help=f"generated workloads ({', '.join(WORKLOADS)}) or real corpora ({', '.join(REAL_CORPORA)})",
+    )
     parser.add_argument("--input", action="append", default=[], help="a parquet/csv/jsonl table (id, text)")
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated: dedup,rensa,datasketch")
     parser.add_argument("--threshold", type=float, default=0.8)
@@ -311,6 +315,9 @@ def main() -> None:
         child(args)
         return
     args.systems = [s for s in args.systems.split(",") if s]
+    unknown = [name for name in args.workloads if name not in WORKLOADS and name not in REAL_CORPORA]
+    if unknown:  # not argparse's choices: with nargs="*" it refuses an empty list (Python 3.11)
+        parser.error(f"unknown workload {unknown[0]!r}; choose from {', '.join([*WORKLOADS, *REAL_CORPORA])}")
     if args.bands is None or args.rows is None:
         from dedup.banding import choose_banding
 
@@ -319,12 +326,19 @@ def main() -> None:
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     results: list[Result] = []
-    jobs = [(name, WORKLOADS[name]) for name in args.workloads] + [(Path(p).stem, None) for p in args.input]
-    for (name, workload), given in zip(jobs, [None] * len(args.workloads) + args.input, strict=True):
+    jobs: list[tuple[str, Path, str, int]] = []  # (name, parquet table, shingle type, k)
+    for name in args.workloads:
+        if name in REAL_CORPORA:
+            build, shingle_type, size = REAL_CORPORA[name]
+            jobs.append((name, build(work), shingle_type, size))
+        else:
+            workload = WORKLOADS[name]
+            jobs.append((name, write(workload, work), workload.shingle_type, workload.shingle_size))
+    jobs += [(Path(given).stem, as_table(Path(given), work), "char", 5) for given in args.input]
+    for name, source, shingle_type, size in jobs:
         per_run = argparse.Namespace(**vars(args))
-        per_run.shingle_type = args.shingle_type or (workload.shingle_type if workload else "char")
-        per_run.k = args.k or (workload.shingle_size if workload else 5)
-        source = write(workload, work) if workload else as_table(Path(given), work)
+        per_run.shingle_type = args.shingle_type or shingle_type
+        per_run.k = args.k or size
         print(f"{name}: {source}", file=sys.stderr)
         results += bench(name, source, per_run, work)
     table = markdown(results)

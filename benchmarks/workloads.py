@@ -10,6 +10,8 @@ from __future__ import annotations
 import itertools
 import random
 import string
+import sys
+import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,3 +96,28 @@ def write(workload: Workload, folder: Path, seed: int = 7) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
         pq.write_table(generate(workload, seed), path)
     return path
+
+
+# Real corpora found on every machine that runs the benchmark: (builder, shingle type, size).
+def python_stdlib(folder: Path) -> Path:
+    """A real corpus of long documents: the .py files of the running Python's standard library
+    (site-packages left out), ids their sorted relative paths, texts decoded as UTF-8 (the few
+    bytes that are not, replaced). Source files carry real near-duplicates (the code-page tables
+    of encodings/, versions of the same test module); 1,790 files and 34 MB on CPython 3.11.7.
+    The file records the Python version in its name: another version is another corpus."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    version = ".".join(str(part) for part in sys.version_info[:3])
+    path = folder / f"python-stdlib-{version}.parquet"
+    if not path.exists():
+        files = sorted(
+            (p for p in root.rglob("*.py") if p.is_file() and "site-packages" not in p.relative_to(root).parts),
+            key=lambda p: p.relative_to(root).as_posix(),
+        )
+        ids = [p.relative_to(root).as_posix() for p in files]
+        texts = [p.read_bytes().decode("utf-8", errors="replace") for p in files]
+        folder.mkdir(parents=True, exist_ok=True)
+        pq.write_table(pa.table({"id": ids, "text": texts}), path)
+    return path
+
+
+REAL_CORPORA = {"stdlib": (python_stdlib, "word", 5)}

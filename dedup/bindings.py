@@ -11,7 +11,7 @@ from .sqlfiles import Fragments, fragment
 
 # Character shingles are cut from pieces of this many code points, or k if larger: each piece is
 # extended by the first k - 1 code points of the next one (sql/fragments/shingle_texts_char.sql).
-# Word shingles need no pieces (sql/fragments/shingle_texts_word.sql scans joined token strings).
+# Word shingles need no pieces (sql/fragments/shingle_texts_word.sql slices each token list once).
 SHINGLE_PIECE = 256
 
 # The Spark candidates stage spreads a band bucket of more documents than this over several tasks
@@ -42,7 +42,7 @@ def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, obj
     # DuckDB's lower() as translate() arguments, for engines whose lower() differs (sql/spark/01_documents.sql)
     values["lower_from"], values["lower_to"] = lowercase.translate_arguments()
     spark = dialect == "spark"
-    shingle_texts = f"shingle_texts_{settings.shingle_type}"
+    kind, k = settings.shingle_type, settings.shingle_size
     fragments: Fragments = {
         # Spark's bigint is signed and overflow raises: its generated columns multiply in 16-bit halves.
         "minhash_columns": lambda: (sqltext.spark_minhash_columns if spark else sqltext.minhash_columns)(
@@ -52,11 +52,18 @@ def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, obj
             banding.bands, banding.rows
         ),
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),
-        "shingle_texts": lambda: fragment(shingle_texts, dialect, documents="documents"),
+        "shingle_texts": lambda: shingle_texts(kind, k, "documents", dialect),
         # DuckDB's shingles stage reads the documents in slices, one pipeline each (sql/02_shingles.sql)
-        "shingle_texts_of_slices": lambda: fragment(shingle_texts, dialect, documents="document_slices"),
+        "shingle_texts_of_slices": lambda: shingle_texts(kind, k, "document_slices", dialect),
     }
     return values, fragments
+
+
+def shingle_texts(shingle_type: str, k: int, documents: str, dialect: str = "duckdb") -> str:
+    """The shared definition of a shingle (sql/fragments/shingle_texts_<type>.sql) over the relation
+    `documents`, with the word fragment's k generated columns."""
+    columns = {"word_windows": sqltext.word_windows(k), "word_window_columns": sqltext.word_window_columns(k)}
+    return fragment(f"shingle_texts_{shingle_type}", dialect, documents=documents, **columns)
 
 
 def parameter_values(settings: Settings) -> dict[str, object]:

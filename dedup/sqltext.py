@@ -18,6 +18,17 @@ def minhash_columns(num_perm: int) -> str:
     )
 
 
+def word_windows(k: int) -> str:
+    """Column t_j (j = 0 .. k-1) of sql/fragments/shingle_texts_word.sql: a document's tokens from
+    the (j+1)-th to the (n-k+1+j)-th, so that row i of the k columns unnested side by side holds the
+    k tokens of its i-th word shingle."""
+    return ",\n        ".join(f"unnest(words[{1 + j} : n - $k + {1 + j}]) as t{j}" for j in range(k))
+
+
+def word_window_columns(k: int) -> str:
+    return ", ".join(f"t{j}" for j in range(k))
+
+
 def bucket_expression(band: int, rows: int) -> str:
     """xor over the band's rows j of mh_(band*rows+j) * c_j: one 64-bit bucket per band."""
     terms = [f"mh_{band * rows + j}::ubigint * $c_{j}::ubigint" for j in range(rows)]

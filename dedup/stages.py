@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .bindings import bindings
+from .bindings import bindings, shingle_texts
 from .engine import Statement
 from .settings import Settings
-from .sqlfiles import bind, fill, fragment, query, quote_identifier, read_sql, sql_dir
+from .sqlfiles import bind, fill, query, quote_identifier, read_sql, sql_dir
 
 
 @dataclass(frozen=True)
@@ -67,11 +67,11 @@ def stage_named(name: str, settings: Settings) -> Stage:
 SHINGLE_SOURCES = ("documents", "document_slices", "chosen_documents")
 
 
-def shingle_texts_sql(shingle_type: str, documents: str = "documents", dialect: str = "duckdb") -> str:
+def shingle_texts_sql(shingle_type: str, k: int, documents: str = "documents", dialect: str = "duckdb") -> str:
     """The shared definition of a shingle (sql/fragments/shingle_texts_<type>.sql) over `documents`."""
     if shingle_type not in ("char", "word") or documents not in SHINGLE_SOURCES:
         raise ValueError(f"no shingle fragment for {shingle_type!r} over {documents!r}")
-    return fragment(f"shingle_texts_{shingle_type}", dialect, documents=documents)
+    return shingle_texts(shingle_type, k, documents, dialect)
 
 
 def compile_stage(stage: Stage, settings: Settings, dialect: str = "duckdb") -> Statement:

@@ -198,7 +198,7 @@ def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
     settings = index_settings(DuckDBEngine(con))
     values = {**parameter_values(settings), "doc_id_a": 1, "doc_id_b": 3}
     got = DuckDBEngine(con).fetch_rows(
-        query("shingle_texts", values, shingle_texts=shingle_texts_sql(kind, "chosen_documents"))
+        query("shingle_texts", values, shingle_texts=shingle_texts_sql(kind, k, "chosen_documents"))
     )
     stored = con.execute("select doc_id, fingerprint from shingles where doc_id in (1, 3)").fetchall()
     ids = dict(con.execute("select doc_id, id from documents").fetchall())

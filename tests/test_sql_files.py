@@ -16,6 +16,8 @@ FRAGMENTS = {
     "minhash_columns": sqltext.minhash_columns(4),
     "bucket_list": sqltext.bucket_list(2, 2),
     "equal_minhash_count": sqltext.equal_minhash_count(4),
+    "word_windows": sqltext.word_windows(3),
+    "word_window_columns": sqltext.word_window_columns(3),
     "table": "some_table",
     "keep_order": "d.position",
     "documents": "documents",

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from ..bindings import parameter_values
 from ..engine import Engine
 from ..errors import DedupError, UsageError
+from ..settings import Settings
 from ..sqlfiles import query
 from ..stages import shingle_texts_sql
 from .documents import doc_ids_of, index_settings
@@ -80,7 +81,7 @@ def explain_pair(engine: Engine, id_a: str, id_b: str, examples: int = 3) -> Exp
         stage=_stage(engine, doc_a, doc_b, n_a, n_b, settings.threshold, collided, settings.method, estimate),
         method=settings.method,
     )
-    _add_examples(engine, explanation, doc_a, doc_b, examples, parameter_values(settings), settings.shingle_type)
+    _add_examples(engine, explanation, doc_a, doc_b, examples, settings)
     return explanation
 
 
@@ -119,13 +120,12 @@ def _add_examples(
     doc_a: int,
     doc_b: int,
     examples: int,
-    values: dict[str, object],
-    shingle_type: str,
+    settings: Settings,
 ) -> None:
     if examples <= 0:
         return
-    values = {**values, "doc_id_a": doc_a, "doc_id_b": doc_b}
-    texts_sql = shingle_texts_sql(shingle_type, "chosen_documents", engine.dialect)
+    values = {**parameter_values(settings), "doc_id_a": doc_a, "doc_id_b": doc_b}
+    texts_sql = shingle_texts_sql(settings.shingle_type, settings.shingle_size, "chosen_documents", engine.dialect)
     rows = engine.fetch_rows(query("shingle_texts", values, engine.dialect, shingle_texts=texts_sql))
     texts: dict[int, dict[int, str]] = {doc_a: {}, doc_b: {}}
     for doc_id, fingerprint, shingle in rows:
