@@ -132,7 +132,7 @@ def execute(
                 result.dropped = clusters.build(engine, keep)
             # recorded finished once every table is the run's own, the clusters too (until then the
             # index commands refuse a database whose run stopped half-way: dedup.records)
-            done.finish_run(plan.options, summary.counts(), seconds, started)
+            done.finish_run(summary.counts(), seconds)
             if result.dropped is not None and write_deduplicated is not None:
                 write_deduplicated_input(settings, write_deduplicated, clusters.dropped_ids(engine))
             if exports:

@@ -64,10 +64,9 @@ class Checkpoints(Protocol):
     def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
         """Mark the stage finished (inside its atomic step); its rows."""
 
-    def finish_run(
-        self, options: Mapping[str, object], counts: dict[str, int], seconds: dict[str, float], started: datetime
-    ) -> None:
-        """The run's row of the runs table (where the engine keeps one)."""
+    def finish_run(self, counts: dict[str, int], seconds: dict[str, float]) -> None:
+        """The run's row of the runs table (where the engine keeps one), with the options and start
+        the checkpoints were made for."""
 
 
 def checkpoints(engine: Engine, options: Mapping[str, object], started: datetime) -> Checkpoints:
@@ -127,13 +126,11 @@ class StageTable:
         self.engine.execute(query("stages_insert", values, self.engine.dialect))
         return rows
 
-    def finish_run(
-        self, options: Mapping[str, object], counts: dict[str, int], seconds: dict[str, float], started: datetime
-    ) -> None:
+    def finish_run(self, counts: dict[str, int], seconds: dict[str, float]) -> None:
         with self.engine.atomic(RUN_NOT_FINISHED):
             self.engine.execute(query("runs_create", dialect=self.engine.dialect))
             self.engine.execute(query("runs_forget_unfinished", dialect=self.engine.dialect))
-            record_run(self.engine, options, counts, seconds, started)
+            record_run(self.engine, self.options, counts, seconds, self.started)
 
     def _rows(self, name: str, values: dict[str, Any]) -> list[tuple[Any, ...]]:
         return self.engine.fetch_rows(query(name, values, self.engine.dialect))
@@ -175,9 +172,7 @@ class StageMarkers:
         )
         return rows
 
-    def finish_run(
-        self, options: Mapping[str, object], counts: dict[str, int], seconds: dict[str, float], started: datetime
-    ) -> None:
+    def finish_run(self, counts: dict[str, int], seconds: dict[str, float]) -> None:
         pass  # a work folder keeps the stage tables and their markers, no runs table
 
 
