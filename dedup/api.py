@@ -221,7 +221,10 @@ class Index:
         from .index.export import export_format, export_table, write_export
 
         if output is not None:
+            from .output import check_targets
+
             export_format(Path(output))
+            check_targets([("output", Path(output))], self.path)
         with open_index(self.path) as con:
             table = export_table(con, ExportKind(what), Keep(keep) if keep is not None else None)
         if output is not None:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import os
+import stat
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 from typing import TextIO
 
 import pyarrow as pa
 
-from .errors import UsageError
+from .errors import DedupError, UsageError
 
 FORMATS = {".csv": "csv", ".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
@@ -32,18 +35,101 @@ def check_writable(path: Path, formats: Mapping[str, str] = FORMATS, kind: str =
     return format_name
 
 
-def write_table(table: pa.Table, path: Path) -> None:
-    kind = format_for(path)
-    if kind == "parquet":
-        import pyarrow.parquet as pq
+def same_place(a: Path, b: Path) -> bool:
+    """Whether two paths name one file: the same resolved path (either may not exist yet), or the
+    same device and inode (a hard link, another spelling on a case-insensitive disk)."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return a.exists() and b.exists() and a.samefile(b)
+    except OSError:
+        return False
 
-        pq.write_table(table, path)
-    elif kind == "csv":
-        with path.open("w", encoding="utf-8", newline="") as stream:
-            write_csv(table, stream)
-    else:
-        with path.open("w", encoding="utf-8", newline="\n") as stream:
-            write_jsonl(table, stream)
+
+def is_duckdb_database(path: Path) -> bool:
+    """Whether `path` is an existing regular file that holds a DuckDB database (its magic bytes)."""
+    try:
+        if not path.is_file():
+            return False
+        with path.open("rb") as stream:
+            return stream.read(12)[8:12] == b"DUCK"
+    except OSError:
+        return False
+
+
+def check_targets(targets: Iterable[tuple[str, Path]], db: Path | None = None) -> None:
+    """Refuse outputs (option, path) that would destroy what the command works on: the database
+    (its file, its write-ahead log, its spill folder), any other DuckDB database (another index),
+    or one another (two outputs to one file: the second would replace the first)."""
+    targets = list(targets)
+    protected = [] if db is None else [db, db.with_name(db.name + ".wal"), db.with_name(db.name + ".tmp")]
+    for number, (option, path) in enumerate(targets):
+        if any(same_place(path, place) for place in protected):
+            raise UsageError(f"{option} {path} is the database {db}: writing it would destroy the index")
+        if is_duckdb_database(path):
+            raise UsageError(f"{option} {path} is a DuckDB database; an output never replaces one: give another file")
+        for other_option, other in targets[:number]:
+            if same_place(path, other):
+                raise UsageError(f"{other_option} and {option} both name {path}: give each output its own file")
+
+
+@contextmanager
+def replacing(path: Path) -> Iterator[Path]:
+    """Write `path` through a temporary file beside it, renamed over it only once complete: a full
+    disk, an error or Ctrl-C leaves the old file (or none) and no truncated one. Yields the name to
+    write; an OSError becomes one line. A target that is not a regular file (a FIFO, /dev/stdout)
+    is written directly; a symlink's target is replaced, not the link."""
+    target = Path(os.path.realpath(path))
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with written(path):
+            yield path
+        return
+    temporary = target.with_name(f".dedup-part-{os.getpid()}.{target.name}")
+    try:
+        with written(path):
+            yield temporary
+            os.replace(temporary, target)
+    finally:
+        if temporary.exists() or temporary.is_symlink():
+            temporary.unlink()
+
+
+@contextmanager
+def written(path: Path) -> Iterator[None]:
+    try:
+        yield
+    except OSError as error:
+        reason = error.strerror or str(error).splitlines()[0] or type(error).__name__
+        raise DedupError(f"cannot write {path}: {reason}") from None
+    except pa.ArrowException as error:  # pyarrow's writers report a full disk as an ArrowIOError
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise DedupError(f"cannot write {path}: {message}") from None
+
+
+def write_table(table: pa.Table, path: Path) -> None:
+    """The table to `path` in the format its extension names, replacing it only once complete."""
+    with replacing(path) as target:
+        write_rows(table, target, format_for(path))
+
+
+def write_rows(table: pa.Table, path: Path, kind: str | None = None) -> None:
+    """The table to `path` as it is named (no temporary file): parquet, csv or jsonl."""
+    kind = kind or format_for(path)
+    with written(path):
+        if kind == "parquet":
+            import pyarrow.parquet as pq
+
+            pq.write_table(table, path)
+        elif kind == "csv":
+            with path.open("w", encoding="utf-8", newline="") as stream:
+                write_csv(table, stream)
+        else:
+            with path.open("w", encoding="utf-8", newline="\n") as stream:
+                write_jsonl(table, stream)
 
 
 def write_csv(table: pa.Table | pa.RecordBatch, stream: TextIO, header: bool = True) -> None:

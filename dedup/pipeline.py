@@ -40,16 +40,24 @@ def run_settings(
     documents: pa.Table | None = None,
     session: Any = None,
     exports: Sequence[tuple[ExportKind, Path]] = (),
+    outputs: Sequence[tuple[str, Path]] = (),
 ) -> RunResult:
     """A whole run, as `dedup run` and `dedup.run` make it on either engine: every stage; then,
     when the run keeps a database (--db, or a temporary one for --write-deduplicated), its
     clusters by the keep rule and the deduplicated input if asked; `exports` (what, file): the rows
     `dedup export` would write, from this run's tables. `session`: a SparkSession to run on (engine
-    spark)."""
+    spark). `outputs` (option, file): what the caller writes after the run (--output), checked
+    with the run's own files before any work: no output replaces an input, the database or another
+    output."""
     from .corpus.write import check_not_an_input
+    from .output import check_targets
 
-    for _, path in exports:
-        check_not_an_input(settings.inputs, path, "--export")
+    targets = [*outputs, *(("--export", path) for _, path in exports)]
+    for option, path in targets:
+        check_not_an_input(settings.inputs, path, option)
+    if write_deduplicated is not None:
+        targets.append(("--write-deduplicated", write_deduplicated))
+    check_targets(targets, settings.db if settings.engine == "duckdb" else None)
     with _kept_database(settings, write_deduplicated) as kept:
         return execute(
             kept,
@@ -97,6 +105,11 @@ def execute(
     started = datetime.now(UTC)
     clock = time.perf_counter()
     read = None
+    stamp = None
+    if write_deduplicated is not None:  # what the input holds before it is read (see corpus.stamp)
+        from .corpus.stamp import stamp_input
+
+        stamp = stamp_input(settings.inputs[0])
     if settings.engine == "duckdb":  # read before the database opens: the size of the texts chooses it
         progress.start("read")
         read = read_by_python(settings, documents)
@@ -134,7 +147,7 @@ def execute(
             # index commands refuse a database whose run stopped half-way: dedup.records)
             done.finish_run(summary.counts(), seconds)
             if result.dropped is not None and write_deduplicated is not None:
-                write_deduplicated_input(settings, write_deduplicated, clusters.dropped_ids(engine))
+                write_deduplicated_input(settings, write_deduplicated, clusters.dropped_ids(engine), stamp)
             if exports:
                 from .index.export import write_exports
 

@@ -179,7 +179,7 @@ def test_a_run_without_pairs_still_reports(tmp_path):
         (["{db}", "--output", "{tmp}/no/such/folder/r.html"], "folder of --output does not exist"),
         (["{db}", "--output", "{tmp}"], "--output is a folder"),
         (["{db}", "--top", "-1"], "Invalid value"),
-        (["{db}", "--output", "{db}"], "is a DuckDB database"),
+        (["{db}", "--output", "{db}"], "is the database"),
     ],
 )
 def test_bad_arguments_are_one_line_usage_errors(tmp_path, args, message):

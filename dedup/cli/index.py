@@ -52,9 +52,11 @@ def export(
     """
     from ..index.documents import open_index
     from ..index.export import export_format, export_table, write_export
+    from ..output import check_targets
 
     try:
         export_format(output)
+        check_targets([("--output", output)], db)
         with open_index(db) as con:
             table = export_table(con, what, keep)
         write_export(table, output, what)

@@ -11,11 +11,6 @@ from .common import Db, command_group, fail, stderr
 app = command_group()
 
 
-def is_duckdb_file(path: Path) -> bool:
-    with path.open("rb") as stream:
-        return stream.read(12)[8:12] == b"DUCK"
-
-
 @app.command()
 def report(
     db: Db,
@@ -28,14 +23,14 @@ def report(
     Example: dedup report run.duckdb --output report.html
     """
     from ..html_report import build_report
+    from ..output import check_targets
 
     try:
         if output.is_dir():
             raise UsageError(f"--output is a folder: {output}")
         if not output.parent.exists():
             raise UsageError(f"folder of --output does not exist: {output.parent}")
-        if output.exists() and is_duckdb_file(output):
-            raise UsageError(f"--output {output} is a DuckDB database; give the path of an HTML file")
+        check_targets([("--output", output)], db)
         built = build_report(db, output, top=top, sample_pairs=sample_pairs)
     except DedupError as error:
         fail(error)

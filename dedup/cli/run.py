@@ -128,7 +128,6 @@ def run(
     """
     try:  # a Ctrl-C that lands while the modules load is an interruption like any other
         from ..corpus.read import check_column_options
-        from ..corpus.write import check_not_an_input
         from ..index.export import checked_exports, needs_clusters
         from ..interrupts import interrupt_on_sigint
         from ..output import check_writable, write_table
@@ -168,7 +167,6 @@ def run(
             output = None  # `--output -`: stdout, in --format
         if output is not None:
             check_writable(output)
-            check_not_an_input(settings.inputs, output, "--output")
         exports = checked_exports(export_options(export or []))
         # On Spark the clusters are built when --keep is given or an export needs them (on DuckDB
         # with every --db or --export)
@@ -183,6 +181,7 @@ def run(
                 progress=progress,
                 on_open=attach,
                 exports=exports,
+                outputs=[("--output", output)] if output is not None else [],
             )
         if output is not None:
             write_table(result.pairs, output)

@@ -7,7 +7,6 @@ each with a reason, so that every input is accounted for: read = loaded + skippe
 from __future__ import annotations
 
 import math
-import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -18,6 +17,7 @@ import pyarrow as pa
 
 from ..errors import InputError, Interrupted, UsageError
 from ..settings import Settings
+from .walk import files_below, walk
 
 TABLE_EXTENSIONS = (".parquet", ".csv", ".jsonl", ".ndjson")
 # A table's format by its extension; csv, tsv and jsonl may be gzip-compressed (`.csv.gz`).
@@ -264,7 +264,7 @@ def table_format(path: Path) -> str | None:
     if path.is_dir():
         if path.suffix.lower() == ".parquet":
             return "parquet"
-        files = [f for f in path.rglob("*") if f.is_file() and not f.name.startswith((".", "_"))]
+        files = [f for f in files_below(path) if f.is_file() and not f.name.startswith((".", "_"))]
         return "parquet" if files and all(f.suffix.lower() == ".parquet" for f in files) else None
     suffixes = [suffix.lower() for suffix in path.suffixes[-2:]]
     if suffixes and suffixes[-1] in COMPRESSED:
@@ -327,8 +327,7 @@ def walk_folder(root: Path, include_hidden: bool) -> Iterator[tuple[str, Path, s
         where = Path(error.filename) if error.filename else root
         found.append((_relative(where, root), where, f"unreadable: {error.strerror}"))
 
-    for folder, dirnames, filenames in os.walk(root, onerror=onerror):
-        base = Path(folder)
+    for base, dirnames, filenames in walk(root, onerror=onerror):
         kept = []
         for name in dirnames:
             sub = base / name
@@ -467,8 +466,12 @@ def _read_table(
 def _list_left_out(corpus: Corpus, root: Path) -> None:
     """A Parquet dataset's reader leaves out names starting with `.` or `_` (Spark's `_SUCCESS`,
     `_temporary/`): a .parquet file among them may hold documents, so it is listed as skipped."""
-    for file in sorted(root.rglob("*.parquet")):
-        if file.is_file() and any(part.startswith((".", "_")) for part in file.relative_to(root).parts):
+    for file in sorted(files_below(root)):
+        if (
+            file.suffix == ".parquet"
+            and file.is_file()
+            and any(part.startswith((".", "_")) for part in file.relative_to(root).parts)
+        ):
             corpus.skipped.append(
                 Skipped(path_id(file), "not read: a Parquet dataset leaves out names starting with . or _")
             )

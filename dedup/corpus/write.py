@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
 import pyarrow as pa
 
-from ..errors import UsageError
-from ..output import FORMATS, format_for, write_table
+from ..errors import InputError, UsageError
+from ..output import FORMATS, format_for, replacing, write_rows, written
 from ..settings import Settings
 from .read import (
     STDIN,
@@ -24,6 +25,7 @@ from .read import (
     table_format,
     walk_folder,
 )
+from .stamp import FileStamp, changed_files, stamp_input
 
 
 def check_target(settings: Settings, out: Path) -> None:
@@ -33,12 +35,16 @@ def check_target(settings: Settings, out: Path) -> None:
     source = settings.inputs[0]
     if source == STDIN:
         raise UsageError("--write-deduplicated writes a copy of a file or folder, not of standard input")
+    if out.is_symlink():
+        raise UsageError(f"{out} is a symlink; --write-deduplicated writes a new file or folder, not through a link")
     if out.resolve() == source.resolve():
         raise UsageError("--write-deduplicated must not overwrite the input")
     if out.exists():
         raise UsageError(f"{out} exists already; --write-deduplicated writes a new file or folder")
-    if not out.parent.exists():
+    if not out.parent.is_dir():
         raise UsageError(f"folder of the output does not exist: {out.parent}")
+    if source.is_dir() and source.resolve() in out.resolve().parents:
+        raise UsageError(f"--write-deduplicated {out} is inside the input folder {source}: a rerun would read it")
     if is_table(source, settings.lines) and out.suffix.lower() not in FORMATS:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
 
@@ -74,15 +80,51 @@ def _as_text(rows: pa.Table, source: Path, text_column: str) -> pa.Table:
     return rows
 
 
-def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]) -> None:
+def write_deduplicated_input(
+    settings: Settings, out: Path, dropped: set[object], read: tuple[FileStamp, ...] | None = None
+) -> None:
     """Write the input minus the dropped documents (their ids) to `out`.
 
     A table (any form: .tsv, .csv.gz, a Parquet dataset, ...) becomes a table with all its
     columns; a folder becomes a folder with the same relative paths (files that were skipped,
     e.g. binary ones, are copied too: only dropped documents are left out); a `--lines` file
     becomes a file of the kept lines, byte for byte, each with its own line ending.
+
+    `read`: the input's stamp taken before the run read it (dedup.corpus.stamp). The copy is
+    written under a temporary name and kept only if the input is still what the run read.
     """
     check_target(settings, out)
+    source = settings.inputs[0]
+    if source.is_dir() and not is_table(source, settings.lines):
+        partial = out.with_name(f".dedup-part-{os.getpid()}.{out.name}")
+        try:
+            with written(out):
+                _write_copy(settings, partial, dropped)
+            _check_unchanged(source, read)
+            partial.rename(out)
+        finally:
+            if partial.exists():
+                shutil.rmtree(partial)
+        return
+    with replacing(out) as target:
+        _write_copy(settings, target, dropped)
+        _check_unchanged(source, read)
+
+
+def _check_unchanged(source: Path, read: tuple[FileStamp, ...] | None) -> None:
+    if read is None:
+        return
+    changed = changed_files(read, stamp_input(source))
+    if changed:
+        where = source if not source.is_dir() else source / changed[0]
+        more = f" (and {len(changed) - 1} more files)" if len(changed) > 1 else ""
+        raise InputError(
+            f"{where}{more} changed while the run was going: the deduplicated copy would drop the wrong "
+            "documents, so none was written; run again on an input that stays still"
+        )
+
+
+def _write_copy(settings: Settings, out: Path, dropped: set[object]) -> None:
     source = settings.inputs[0]
     table = is_table(source, settings.lines)
     if not table and source.is_dir():
@@ -112,7 +154,7 @@ def write_deduplicated_input(settings: Settings, out: Path, dropped: set[object]
         rows = rows.filter(mask)
         if format_for(out) != "parquet":
             rows = _as_text(rows, source, settings.text_column)
-        write_table(rows, out)
+        write_rows(rows, out)
     elif settings.lines:
         data = source.read_bytes()
         bom = data.startswith(UTF8_BOM)

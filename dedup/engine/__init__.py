@@ -67,11 +67,17 @@ def engine_for(dialect: str) -> type[DuckDBEngine]:
 
 
 def open_engine(
-    path: Path | None, settings: Settings | None = None, read_only: bool = False, *, in_memory: bool = False
+    path: Path | None,
+    settings: Settings | None = None,
+    read_only: bool = False,
+    *,
+    in_memory: bool = False,
+    sealed: bool = False,
 ) -> Engine:
     """An engine on the database at `path` (in memory if None), with the settings' limits if given.
     in_memory: the database lives in memory though a path is given (a run without --db on a small
-    corpus); it spills where a database at `path` would."""
+    corpus); it spills where a database at `path` would. sealed: no file but the database can be
+    read or written by any statement (for the user's own SQL, see DuckDBEngine.open)."""
     from .duckdb import DuckDBEngine
 
     threads = settings.threads if settings is not None else None
@@ -83,6 +89,7 @@ def open_engine(
         memory_limit=memory_limit,
         temp_directory=spill,
         read_only=read_only,
+        sealed=sealed,
     )
 
 

@@ -101,8 +101,13 @@ class DuckDBEngine:
         memory_limit: str | None = None,
         temp_directory: Path | None = None,
         read_only: bool = False,
+        sealed: bool = False,
     ) -> DuckDBEngine:
-        """The database at `path` (created if missing unless read_only), or in memory if None."""
+        """The database at `path` (created if missing unless read_only), or in memory if None.
+        sealed: the connection can touch no file but its database (DuckDB's enable_external_access
+        off, then the configuration locked so that no statement turns it back on): for the user's
+        own SQL, which may then read the database and nothing else (no COPY, EXPORT, ATTACH,
+        read_text, glob, INSTALL or LOAD)."""
         config: dict[str, Any] = {}
         if threads is not None:
             config["threads"] = threads
@@ -123,7 +128,11 @@ class DuckDBEngine:
                     f"database {path} is in use by another process; wait for it or use another --db"
                 ) from None
             raise DedupError(f"cannot open database {path}: {message}") from None
-        return cls(con, config)
+        engine = cls(con, config)
+        if sealed:
+            engine._query("set enable_external_access = false")
+            engine._query("set lock_configuration = true")
+        return engine
 
     @staticmethod
     def create_table_sql(name: str, statement: Statement) -> str:

@@ -107,6 +107,9 @@ def render(data: ReportData) -> str:
 
 def write(data: ReportData, output: Path) -> int:
     """Write the page (UTF-8); return its size in bytes."""
+    from ..output import replacing
+
     encoded = render(data).encode("utf-8")
-    output.write_bytes(encoded)
+    with replacing(output) as target:
+        target.write_bytes(encoded)
     return len(encoded)

@@ -15,16 +15,10 @@ from ..sqlfiles import user_query
 BATCH_ROWS = 2048
 
 
-def query_readonly(db: Path, text: str) -> pa.Table:
-    """The result of the last statement of `text` on a database opened read-only."""
-    with open_readonly(db) as engine:
-        tables = [reader.read_all() for reader in results(engine, text)]
-    return tables[-1] if tables else pa.table({})
-
-
 @contextmanager
 def open_readonly(db: Path) -> Iterator[Engine]:
-    engine = open_engine(db, read_only=True)
+    """The database opened read-only and sealed: the user's statements read it and no other file."""
+    engine = open_engine(db, read_only=True, sealed=True)
     try:
         yield engine
     finally:

@@ -11,7 +11,7 @@ import pyarrow as pa
 from ..choices import ExportKind, Keep
 from ..engine import Engine
 from ..errors import UsageError
-from ..output import FORMATS, check_writable, format_for, write_table
+from ..output import FORMATS, check_writable, format_for, replacing, write_table
 from ..sqlfiles import query
 from .clusters import build_clusters
 
@@ -56,7 +56,7 @@ def write_exports(engine: Engine, exports: Sequence[tuple[ExportKind, Path]]) ->
 def write_export(table: pa.Table, path: Path, what: ExportKind | str) -> None:
     kind = check_writable(path, EXPORT_FORMATS, "export")
     if kind == "json":
-        with path.open("w", encoding="utf-8", newline="\n") as stream:
+        with replacing(path) as target, target.open("w", encoding="utf-8", newline="\n") as stream:
             json.dump(_json_value(table, ExportKind(what)), stream, ensure_ascii=False, indent=1)
             stream.write("\n")
         return

@@ -1,0 +1,125 @@
+"""The hostile battery's cases that need a real process, a real signal or a real full disk
+(issue 22): each failed before its fix."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+CLOUGH = Path(__file__).resolve().parent.parent / "data" / "clough"
+
+
+def dedup(*args: object, **popen) -> subprocess.Popen:
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE} | popen
+    return subprocess.Popen([sys.executable, "-m", "dedup", *map(str, args)], text=True, **streams)
+
+
+def finish(process: subprocess.Popen, timeout: float = 600) -> tuple[int, str, str]:
+    out, err = process.communicate(timeout=timeout)
+    return process.returncode, out, err
+
+
+def one_line_error(err: str) -> None:
+    assert "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("Error: "), err
+
+
+def short_lines(path: Path, count: int, seed: int = 1) -> Path:
+    """`count` lines of 15 random words, every fifth one twice: a run of a few seconds."""
+    rng = random.Random(seed)
+    words = ["".join(rng.choice("abcdefghij") for _ in range(rng.randint(2, 7))) for _ in range(5000)]
+    lines = []
+    for number in range(count):
+        text = " ".join(rng.choice(words) for _ in range(15))
+        lines.append(text)
+        if number % 5 == 0:
+            lines.append(text)
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def wait_for(process: subprocess.Popen, log: Path, text: str) -> None:
+    deadline = time.monotonic() + 300
+    while text not in log.read_text():
+        assert process.poll() is None, log.read_text()
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_input_changed_during_the_run_is_never_written_deduplicated(tmp_path: Path) -> None:
+    """Item 1: a line inserted into a --lines file while the run went on shifted every line number:
+    1,630 unique lines lost and 289 duplicates kept, exit 0. Now: refused, exit 1, nothing written."""
+    source = short_lines(tmp_path / "r.txt", 60_000)
+    out, pairs, log = tmp_path / "o.txt", tmp_path / "p.csv", tmp_path / "err"
+    with log.open("w") as err:
+        process = dedup("run", source, "--lines", "-k", "5", "--write-deduplicated", out, "-o", pairs, stderr=err)
+        wait_for(process, log, "finished documents")
+        source.write_text("x\n" + source.read_text())
+        code, _, _ = finish(process)
+    assert code == 1
+    assert "changed while the run was going" in log.read_text()
+    one_line_error(log.read_text())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["err", "r.txt"]  # no copy, no pairs, no part
+
+
+def test_unchanged_input_is_written_deduplicated(tmp_path: Path) -> None:
+    source = short_lines(tmp_path / "r.txt", 2_000)
+    out = tmp_path / "o.txt"
+    code, _, err = finish(dedup("run", source, "--lines", "-k", "5", "--write-deduplicated", out, "-q"))
+    assert code == 0, err
+    lines = source.read_text().splitlines()
+    assert out.read_text().splitlines() == list(dict.fromkeys(lines))
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path):
+    """A 1 MB tmpfs, filled but for ~8 KB."""
+    mount = tmp_path / "full"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], capture_output=True)
+    assert done.returncode == 0, f"a full-disk test needs to mount a tmpfs (root): {done.stderr!r}"
+    try:
+        with (mount / "filler").open("wb") as filler:
+            filler.write(b"x" * (1024 * 1024 - 8 * 1024 - 4096))
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+@pytest.fixture(scope="module")
+def copies(tmp_path_factory) -> Path:
+    """200 copies of one text and some others: ~20,000 pairs, ~700 KB of CSV."""
+    path = tmp_path_factory.mktemp("copies") / "copies.txt"
+    texts = ["the same text again and again, copied everywhere"] * 200 + [f"other text {i} here" for i in range(50)]
+    path.write_text("\n".join(texts) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("what", ["output", "export", "export-command", "deduplicated"])
+def test_a_full_disk_is_one_line_and_leaves_no_truncated_file(copies: Path, full_disk: Path, tmp_path: Path, what):
+    """Item 4: OSError 28 was a traceback and left a truncated file behind."""
+    db = tmp_path / "db.duckdb"
+    if what == "output":
+        args = ["run", copies, "--lines", "-o", full_disk / "p.csv"]
+    elif what == "export":
+        args = ["run", copies, "--lines", "--export", f"pairs={full_disk / 'p.jsonl'}"]
+    elif what == "deduplicated":
+        big = tmp_path / "big.txt"
+        big.write_text("".join(f"line {i} of a file bigger than the room left\n" for i in range(2000)))
+        args = ["run", big, "--lines", "--write-deduplicated", full_disk / "o.txt"]
+    else:
+        code, _, err = finish(dedup("run", copies, "--lines", "--db", db, "-q"))
+        assert code == 0, err
+        args = ["export", db, "--what", "pairs", "--output", full_disk / "p.csv"]
+    code, _, err = finish(dedup(*args))
+    assert code == 1, err
+    one_line_error(err)
+    assert "No space left on device" in err
+    assert sorted(p.name for p in full_disk.iterdir()) == ["filler"]

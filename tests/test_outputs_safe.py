@@ -1,0 +1,202 @@
+"""Outputs never destroy what a command works on (issue 22, items 2, 4, 6, 7): an output on the
+database path, on another index, or on another output of the same run is refused before any work;
+files are written under a temporary name and renamed once complete; deep folders and dangling
+symlinks are one-line errors or work, never tracebacks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from dedup.cli import app
+from dedup.output import replacing, write_table
+
+runner = CliRunner()
+CLOUGH = Path(__file__).resolve().parent.parent / "data" / "clough"
+
+
+def invoke(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def opens(db: Path) -> int:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute("select count(*) from documents").fetchone()[0]
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> Path:
+    db = tmp_path / "index.duckdb"
+    result = invoke("run", CLOUGH, "--db", db, "-q")
+    assert result.exit_code == 0, result.output
+    return db
+
+
+def test_output_on_a_new_database_path_is_refused_before_the_run(tmp_path: Path) -> None:
+    target = tmp_path / "x.parquet"
+    result = invoke("run", CLOUGH, "--db", target, "-o", target)
+    assert result.exit_code == 2
+    assert "is the database" in result.output
+    assert not target.exists()
+
+
+def test_output_on_the_kept_database_is_refused_and_the_database_still_opens(index: Path) -> None:
+    for args in (["-o", index], ["--export", f"pairs={index}"]):
+        renamed = index.with_suffix(".csv")
+        index.rename(renamed)  # the database under an output's name, as the battery had it
+        result_pairs = [a.replace(str(index), str(renamed)) for a in map(str, args)]
+        result = invoke("run", CLOUGH, "--db", renamed, *result_pairs)
+        assert result.exit_code == 2, result.output
+        assert "is the database" in result.output
+        assert opens(renamed) == 100
+        renamed.rename(index)
+
+
+def test_export_onto_its_own_database_is_refused(index: Path) -> None:
+    renamed = index.with_name("z.csv")
+    index.rename(renamed)
+    result = invoke("export", renamed, "--what", "pairs", "--output", renamed)
+    assert result.exit_code == 2
+    assert "is the database" in result.output
+    assert opens(renamed) == 100
+
+
+def test_an_output_never_replaces_another_index(index: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.parquet"
+    index.rename(other)
+    for args in (["run", CLOUGH, "-o", other], ["run", CLOUGH, "--export", f"clusters={other}"]):
+        result = invoke(*args)
+        assert result.exit_code == 2, result.output
+        assert "is a DuckDB database" in result.output
+    assert opens(other) == 100
+
+
+def test_two_outputs_to_one_file_are_refused(tmp_path: Path) -> None:
+    out = tmp_path / "p.csv"
+    result = invoke("run", CLOUGH, "-o", out, "--export", f"pairs={out}")
+    assert result.exit_code == 2
+    assert "both name" in result.output
+
+
+def test_write_deduplicated_to_a_dangling_symlink_is_refused_before_the_run(tmp_path: Path) -> None:
+    link = tmp_path / "out"
+    link.symlink_to(tmp_path / "nowhere")
+    result = invoke("run", CLOUGH, "--write-deduplicated", link)
+    assert result.exit_code == 2
+    assert "is a symlink" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_write_deduplicated_inside_the_input_folder_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "a.txt").write_text("one two three four five six")
+    result = invoke("run", folder, "--write-deduplicated", folder / "deduplicated")
+    assert result.exit_code == 2
+    assert "inside the input folder" in result.output
+
+
+def test_a_folder_1500_levels_deep_is_read(tmp_path: Path) -> None:
+    root = tmp_path / "deep"
+    deepest = root
+    for _ in range(1501):  # os.makedirs recurses once per level too
+        deepest.mkdir()
+        deepest = deepest / "d"
+    deepest = deepest.parent
+    (deepest / "a.txt").write_text("the quick brown fox jumps over the lazy dog")
+    (deepest / "b.txt").write_text("the quick brown fox jumps over the lazy dog")
+    (root / "c.parquet").mkdir()  # a folder named like a table beside: walked too
+    try:
+        result = invoke("run", root, "-k", "3", "--format", "csv")
+        assert result.exit_code == 0, result.output
+        assert "Traceback" not in result.output
+        assert result.stdout.count("\n") == 2  # the header and the one pair
+    finally:  # pytest's own cleanup (shutil.rmtree) recurses once per level too
+        for name in ("a.txt", "b.txt"):
+            (deepest / name).unlink()
+        while deepest != root:
+            deepest.rmdir()
+            deepest = deepest.parent
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_partial_one(tmp_path: Path) -> None:
+    import pyarrow as pa
+
+    out = tmp_path / "p.csv"
+    out.write_text("old\n")
+
+    class Boom(Exception):
+        pass
+
+    with pytest.raises(Boom), replacing(out) as target:
+        target.write_text("half")
+        raise Boom
+    assert out.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]
+    write_table(pa.table({"a": [1]}), out)
+    assert out.read_text() == "a\n1\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]
+
+
+def test_an_output_through_a_symlink_replaces_the_target_not_the_link(tmp_path: Path) -> None:
+    import pyarrow as pa
+
+    real = tmp_path / "real.csv"
+    real.write_text("old\n")
+    link = tmp_path / "link.csv"
+    link.symlink_to(real)
+    write_table(pa.table({"a": [2]}), link)
+    assert link.is_symlink()
+    assert real.read_text() == "a\n2\n"
+
+
+ESCAPES = [
+    "copy pairs to '{out}/copy.csv'",
+    "copy (select 1) to '{other}'",
+    "export database '{out}/exported'",
+    "import database '{out}/exported'",
+    "select * from read_text('/etc/hostname')",
+    "select * from read_csv('/etc/hostname')",
+    "select * from read_blob('{other}')",
+    "select * from glob('/etc/*')",
+    "attach '{other}' as other",
+    "attach '{out}/new.duckdb' as new",
+    "install httpfs",
+    "load httpfs",
+    "set enable_external_access = true",
+    "reset enable_external_access",
+    "set temp_directory = '{out}'",
+    "set profiling_output = '{out}/profile.txt'",
+    "create table written as select 1",
+    "drop table pairs",
+    "delete from documents",
+    "create secret leaked (type s3)",
+]
+
+
+@pytest.mark.parametrize("statement", ESCAPES)
+def test_dedup_sql_reads_its_database_and_nothing_else(index: Path, tmp_path: Path, statement: str) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    other = tmp_path / "other.duckdb"
+    with duckdb.connect(str(other)) as con:
+        con.execute("create table kept as select 42 as answer")
+    before = other.read_bytes()
+    result = invoke("sql", index, statement.format(out=out, other=other))
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("Error: ")
+    assert "Traceback" not in result.output
+    assert list(out.iterdir()) == []
+    assert other.read_bytes() == before
+    assert opens(index) == 100
+
+
+def test_dedup_sql_still_answers_queries_and_temporary_tables(index: Path) -> None:
+    result = invoke(
+        "sql", index, "create temp table t as select count(*) n from pairs; select n from t", "--format", "csv"
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "n"
