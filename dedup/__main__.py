@@ -14,19 +14,26 @@ import signal
 
 def main() -> None:
     signal.signal(signal.SIGINT, interrupted)
+    signal.signal(signal.SIGTERM, interrupted)  # unwinds too: temporary databases are removed
     try:
         from dedup.cli import app  # absolute, so that `spark-submit .../dedup/__main__.py run ...` works too
 
         app(prog_name="dedup")
+    except MemoryError:  # e.g. an endless stream given as input: one line, never a traceback
+        os.write(2, b"Error: out of memory (an input larger than memory, or an endless stream such as a pipe?)\n")
+        raise SystemExit(1) from None
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def interrupted(signum: int, frame: object) -> None:
-    """Outside a run's engine: one line and exit 130; the first Ctrl-C only."""
+    """Outside a run's engine: one line and exit 130 (Ctrl-C) or 143 (SIGTERM); the first signal only."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.write(2, b"Error: interrupted\n")  # not sys.stderr: the signal may land inside one of its writes
-    raise SystemExit(130)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    word = b"terminated" if signum == signal.SIGTERM else b"interrupted"
+    os.write(2, b"Error: " + word + b"\n")  # not sys.stderr: the signal may land inside one of its writes
+    raise SystemExit(128 + signum)
 
 
 if __name__ == "__main__":

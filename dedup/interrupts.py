@@ -11,6 +11,13 @@ KeyboardInterrupt, which runs whenever the main thread next executes Python, pos
 first one was handled (while the error is printed). So once a SIGINT has arrived, the block
 leaves SIGINT ignored: the command is ending with exit 130 anyway, and a late duplicate must not
 turn its one-line error into a traceback.
+
+SIGTERM (a `kill`, a job scheduler stopping the command) is handled as Ctrl-C is, so that a run's
+temporary database is removed and an open transaction rolled back; the command then exits 143.
+
+A command that changes an index calls `committing()` once the change is complete, just before its
+commit: from then on Ctrl-C and SIGTERM are ignored, so a change that was saved is never reported
+as interrupted (exit 130) and one that was reported so was rolled back.
 """
 
 from __future__ import annotations
@@ -25,6 +32,25 @@ from .engine import Engine
 
 Attach = Callable[[Engine], None]
 STOP = b"\xff"
+STOPPING = (signal.SIGINT, signal.SIGTERM)
+received_signals: list[int] = []  # the stopping signals this process received, in order
+_committing = threading.Event()
+_watching: list[bool] = []  # one entry per open interrupt_on_sigint block
+
+
+def exit_code(default: int = 130) -> int:
+    """A stopped command's exit code, as a shell reports a signal: 128 + its number."""
+    return 128 + received_signals[0] if received_signals else default
+
+
+def committing() -> None:
+    """From here on the command completes: Ctrl-C and SIGTERM are ignored (in the main thread of a
+    command inside interrupt_on_sigint; a library caller's own handlers are left alone)."""
+    if not _watching or threading.current_thread() is not threading.main_thread():
+        return
+    _committing.set()
+    for number in STOPPING:
+        signal.signal(number, signal.SIG_IGN)
 
 
 @contextmanager
@@ -49,16 +75,22 @@ def interrupt_on_sigint() -> Iterator[Attach]:
 
     def on_sigint(signum: int, frame: object) -> None:
         received.set()
+        received_signals.append(signum)
         raise KeyboardInterrupt
 
     watcher = threading.Thread(target=watch, name="dedup-sigint", daemon=True)
     previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
-    previous_handler = signal.signal(signal.SIGINT, on_sigint)
+    previous_handlers = {number: signal.signal(number, on_sigint) for number in STOPPING}
     watcher.start()
+    _watching.append(True)
     try:
         yield engines.append
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN if received.is_set() else previous_handler)
+        _watching.pop()
+        ignore = received.is_set() or _committing.is_set()
+        _committing.clear()
+        for number, handler in previous_handlers.items():
+            signal.signal(number, signal.SIG_IGN if ignore else handler)
         signal.set_wakeup_fd(previous_fd)
         os.write(write_end, STOP)
         watcher.join()

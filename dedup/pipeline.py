@@ -117,7 +117,8 @@ def execute(
     summary = Summary(
         bands=settings.banding.bands, rows=settings.banding.rows, detection_probability=settings.detection_probability
     )
-    small = read is not None and read.text_bytes <= SMALL_TEXTS
+    # under --memory-limit, never in memory: an in-memory database's tables count against the limit
+    small = read is not None and read.text_bytes <= SMALL_TEXTS and settings.memory_limit is None
     try:
         with run_engine(settings, session, small) as engine:
             if on_open is not None:
@@ -154,11 +155,15 @@ def execute(
                 write_exports(engine, exports)
             return result
     except KeyboardInterrupt:
-        raise Interrupted(STAGES_KEPT) from None
+        raise Interrupted(STAGES_KEPT if settings.db is not None else NOTHING_KEPT) from None
     except EngineError as error:
         # Out of memory or disk, a full temp dir: the stage's atomic step was rolled back.
-        raise EngineError(f"{error} (finished stages are kept; run again to resume)") from None
+        if settings.db is None:
+            raise
+        raise EngineError(f"{error} (finished stages are kept in {settings.db}; run again to resume)") from None
 
+
+NOTHING_KEPT = "interrupted; a run without --db keeps nothing (give --db to resume a long run)"
 
 # A DuckDB run without --db keeps its tables in memory when its texts are at most this many bytes:
 # no database file to write, sync at each stage's commit and checkpoint at close (Clough, 100

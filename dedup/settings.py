@@ -16,6 +16,13 @@ from .hashing import DEFAULT_SEED
 # DuckDB's memory_limit syntax: a number and a unit (500MB, 2GiB, 1.5 GB).
 MEMORY_LIMIT = re.compile(r"^\s*\d+(\.\d+)?\s*(b|bytes|kb|mb|gb|tb|kib|mib|gib|tib)\s*$", re.IGNORECASE)
 
+# Bounds that keep a run finite: DuckDB's regular expressions (RE2) repeat at most 1,000 times
+# (`invalid repetition size` beyond); a signature has one column per permutation (16,384 ran for
+# hours); 100,000 threads hung DuckDB while it started them.
+MAX_SHINGLE_SIZE = 1000
+MAX_NUM_PERM = 1024
+MAX_THREADS = 256
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -58,12 +65,18 @@ class Settings:
         object.__setattr__(self, "method", Method(self.method))
         if self.method == "exact" and self.threshold <= 0.0:
             raise UsageError("--method exact needs --threshold above 0 (at 0 every pair of documents qualifies)")
-        if self.shingle_size < 1:
-            raise UsageError(f"--shingle-size must be at least 1, got {self.shingle_size}")
-        if self.num_perm < 1:
-            raise UsageError(f"--num-perm must be at least 1, got {self.num_perm}")
-        if self.threads is not None and self.threads < 1:
-            raise UsageError(f"--threads must be at least 1, got {self.threads}")
+        if not 1 <= self.shingle_size <= MAX_SHINGLE_SIZE:
+            raise UsageError(
+                f"--shingle-size must be between 1 and {MAX_SHINGLE_SIZE:,} (the longest repetition DuckDB's "
+                f"regular expressions allow), got {self.shingle_size:,}"
+            )
+        if not 1 <= self.num_perm <= MAX_NUM_PERM:
+            raise UsageError(
+                f"--num-perm must be between 1 and {MAX_NUM_PERM:,} (a signature is one SQL column per "
+                f"permutation), got {self.num_perm:,}"
+            )
+        if self.threads is not None and not 1 <= self.threads <= MAX_THREADS:
+            raise UsageError(f"--threads must be between 1 and {MAX_THREADS}, got {self.threads:,}")
         if self.memory_limit is not None and not MEMORY_LIMIT.match(self.memory_limit):
             raise UsageError(f"--memory-limit must be a size such as 500MB or 2GB, got {self.memory_limit!r}")
         if self.temp_dir is not None and self.temp_dir.exists() and not self.temp_dir.is_dir():
@@ -128,6 +141,18 @@ class Settings:
         if bands * rows != num_perm:
             raise UsageError(f"--bands {bands} x --rows {rows} = {bands * rows}, but --num-perm is {num_perm}")
         return Banding(bands=bands, rows=rows)
+
+    @property
+    def memory_bytes(self) -> int | None:
+        """--memory-limit in bytes (KB, MB, ... are powers of 1000 as DuckDB reads them; KiB, MiB of 1024)."""
+        if self.memory_limit is None:
+            return None
+        match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*", self.memory_limit.lower())
+        assert match is not None, "checked in __post_init__"
+        number, unit = float(match.group(1)), match.group(2)
+        scale = {"b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
+        scale |= {"kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+        return int(number * scale[unit])
 
     @property
     def detection_probability(self) -> float:

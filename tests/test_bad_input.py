@@ -334,17 +334,23 @@ def test_parquet_files_a_dataset_leaves_out_are_listed_as_skipped(tmp_path):
 
 # -- options -----------------------------------------------------------------------------------
 
+SHINGLE_SIZE = "--shingle-size must be between 1 and 1,000 (the longest repetition DuckDB's regular expressions allow)"
+NUM_PERM = "--num-perm must be between 1 and 1,024 (a signature is one SQL column per permutation)"
+
 
 @pytest.mark.parametrize(
     ("options", "code", "message"),
     [
         (["-t", "1.5"], 2, "--threshold must be between 0 and 1, got 1.5"),
         (["-t", "-0.1"], 2, "--threshold must be between 0 and 1, got -0.1"),
-        (["-k", "0"], 2, "--shingle-size must be at least 1, got 0"),
-        (["--num-perm", "0"], 2, "--num-perm must be at least 1, got 0"),
+        (["-k", "0"], 2, f"{SHINGLE_SIZE}, got 0"),
+        (["-k", "1001"], 2, f"{SHINGLE_SIZE}, got 1,001"),  # was DuckDB's `invalid repetition size`, exit 1
+        (["--num-perm", "0"], 2, f"{NUM_PERM}, got 0"),
+        (["--num-perm", "16384"], 2, f"{NUM_PERM}, got 16,384"),  # ran for hours
         (["--bands", "5", "--rows", "5"], 2, "--bands 5 x --rows 5 = 25, but --num-perm is 128"),
         (["--memory-limit", "lots"], 2, "--memory-limit must be a size such as 500MB or 2GB, got 'lots'"),
-        (["--threads", "0"], 2, "--threads must be at least 1, got 0"),
+        (["--threads", "0"], 2, "--threads must be between 1 and 256, got 0"),
+        (["--threads", "100000"], 2, "--threads must be between 1 and 256, got 100,000"),  # hung
         (
             ["-o", "{tmp}/out.xyz"],
             2,

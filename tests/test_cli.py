@@ -78,8 +78,8 @@ def test_output_formats_and_byte_identical_reruns(tmp_path, suffix):
     "args,message",
     [
         (["--threshold", "1.5"], "--threshold must be between 0 and 1"),
-        (["--shingle-size", "0"], "--shingle-size must be at least 1"),
-        (["--num-perm", "0"], "--num-perm must be at least 1"),
+        (["--shingle-size", "0"], "--shingle-size must be between 1 and 1,000"),
+        (["--num-perm", "0"], "--num-perm must be between 1 and 1,024"),
         (["--bands", "5", "--rows", "5"], "--bands 5 x --rows 5 = 25, but --num-perm is 128"),
         (["--output", "pairs.xlsx"], "cannot tell the output format"),
         (["--shingle-type", "byte"], "Invalid value"),

@@ -5,6 +5,7 @@ symlinks are one-line errors or work, never tracebacks."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import duckdb
@@ -200,3 +201,26 @@ def test_dedup_sql_still_answers_queries_and_temporary_tables(index: Path) -> No
     )
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0] == "n"
+
+
+def test_a_device_given_as_input_is_refused() -> None:
+    """Item 5: `dedup run /dev/zero` read until memory ran out (MemoryError traceback)."""
+    result = invoke("run", "/dev/zero")
+    assert result.exit_code == 2
+    assert (
+        result.stderr == "Error: input /dev/zero is a device, not a file or folder: give files, folders, tables or -\n"
+    )
+
+
+def test_a_named_pipe_is_read_as_a_file(tmp_path: Path) -> None:
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    text = "the quick brown fox jumps over the lazy dog\n" * 2 + "something else entirely\n"
+    writer = threading.Thread(target=fifo.write_text, args=(text,))
+    writer.start()
+    result = invoke("run", fifo, "--lines", "-k", "3", "--format", "csv")
+    writer.join()
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1].startswith("1,2,1.0")

@@ -3,7 +3,7 @@ that several commands declare alike (declared once, so their flags, defaults and
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
@@ -12,10 +12,12 @@ import typer
 from rich.console import Console
 
 from ..choices import ShingleType, TableFormat
-from ..errors import DedupError
+from ..errors import DedupError, Interrupted
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+    from ..engine import Engine
 
 # emoji=False: a name such as ":smile:.txt" is printed as it is (and rich._emoji_codes is not imported)
 stderr = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
@@ -62,8 +64,29 @@ OutputFormat = Annotated[TableFormat, typer.Option("--format", help="Output form
 
 
 def fail(error: DedupError) -> NoReturn:
+    code = error.exit_code
+    if isinstance(error, Interrupted):  # 130 after Ctrl-C, 143 after SIGTERM (as a shell reports them)
+        from ..interrupts import exit_code
+
+        code = exit_code(code)
+        if code == 143:
+            error = Interrupted(str(error).replace("interrupted", "terminated", 1))
     stderr.print(f"Error: {error}", markup=False, soft_wrap=True)
-    raise typer.Exit(error.exit_code)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def stoppable() -> Iterator[Callable[["Engine"], None]]:
+    """A command that changes a database: Ctrl-C (or SIGTERM) interrupts its engine (attach it) and
+    ends it with exit 130 (143) and one line saying the database is unchanged."""
+    from ..index.documents import UNCHANGED
+    from ..interrupts import interrupt_on_sigint
+
+    try:
+        with interrupt_on_sigint() as attach:
+            yield attach
+    except KeyboardInterrupt:
+        fail(Interrupted(UNCHANGED))
 
 
 @contextmanager

@@ -7,7 +7,7 @@ import typer
 
 from ..choices import ExportKind, Keep, ShingleType, TableFormat
 from ..errors import DedupError, UsageError
-from .common import Db, OutputFormat, command_group, fail, print_table, stderr
+from .common import Db, OutputFormat, command_group, fail, print_table, stderr, stoppable
 
 app = command_group()
 
@@ -182,7 +182,8 @@ def add(
         "threshold": threshold,
     }
     try:
-        with open_index(db) as con:
+        with stoppable() as attach, open_index(db) as con:
+            attach(con)
             report = add_documents(con, tuple(inputs), replace=replace, keep=keep, requested=requested)
     except DedupError as error:
         fail(error)
@@ -203,7 +204,8 @@ def remove(
     from ..index.documents import open_index, remove_documents
 
     try:
-        with open_index(db) as con:
+        with stoppable() as attach, open_index(db) as con:
+            attach(con)
             removed = remove_documents(con, ids, keep=keep)
     except DedupError as error:
         fail(error)

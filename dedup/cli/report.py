@@ -15,8 +15,10 @@ app = command_group()
 def report(
     db: Db,
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")] = Path("report.html"),
-    top: Annotated[int, typer.Option(help="Largest clusters and buckets shown.", min=0)] = 10,
-    sample_pairs: Annotated[int, typer.Option(help="Pairs sampled across the similarity range.", min=0)] = 20,
+    top: Annotated[int, typer.Option(help="Largest clusters and buckets shown.", min=0, max=1000)] = 10,
+    sample_pairs: Annotated[
+        int, typer.Option(help="Pairs sampled across the similarity range.", min=0, max=10_000)
+    ] = 20,
 ) -> None:
     """Write one self-contained HTML page about a run: threshold, duplicates side by side, boilerplate, clusters.
 

@@ -7,6 +7,7 @@ each with a reason, so that every input is accounted for: read = loaded + skippe
 from __future__ import annotations
 
 import math
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -196,6 +197,7 @@ def read_corpus(
             continue
         if not path.exists() and not path.is_symlink():
             raise UsageError(f"input not found: {path}")
+        check_readable_kind(path)
         if is_table(path, lines):
             _read_table(
                 corpus, path, id_column, text_column, prefix=path_id(path) if prefixed else None, delimiter=delimiter
@@ -209,6 +211,18 @@ def read_corpus(
             _note_many_lines(corpus, path)
     _check_unique(corpus.ids)
     return corpus
+
+
+def check_readable_kind(path: Path) -> None:
+    """Refuse a device or a socket given as an input (`/dev/zero` was read until memory ran out);
+    a named pipe is read as a file (`<(zcat docs.gz)`), as standard input is."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return  # a broken link: reported where it is read
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+        kind = "socket" if stat.S_ISSOCK(mode) else "device"
+        raise UsageError(f"input {path} is a {kind}, not a file or folder: give files, folders, tables or -")
 
 
 def check_distinct_inputs(inputs: Iterable[Path]) -> None:

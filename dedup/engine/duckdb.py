@@ -91,6 +91,7 @@ class DuckDBEngine:
         self.con = con
         self.config = dict(config or {})
         self.spill = str(self.config.get("temp_directory", "the temporary folder"))
+        self.interrupted = False  # interrupt() was called (Ctrl-C, SIGTERM)
 
     @classmethod
     def open(
@@ -201,7 +202,9 @@ class DuckDBEngine:
             yield
         except BaseException as error:
             self._rollback()
-            if isinstance(error, KeyboardInterrupt) or is_interrupt(error):
+            # after interrupt(), a cleanup statement of the block (leaving a staging schema) fails
+            # with "transaction is aborted" and hides the interruption: it is one all the same
+            if isinstance(error, KeyboardInterrupt) or is_interrupt(error) or self.interrupted:
                 raise Interrupted(interrupted) from None
             raise
         self._query("commit")
@@ -213,6 +216,7 @@ class DuckDBEngine:
         return DuckDBEngine(duckdb.connect(config=self.config), self.config)
 
     def interrupt(self) -> None:
+        self.interrupted = True
         try:
             self.con.interrupt()
         except (duckdb.Error, RuntimeError):

@@ -15,6 +15,7 @@ from ..corpus.read import read_documents, read_inputs
 from ..engine import Engine, open_engine
 from ..errors import DedupError, UsageError
 from ..hashing import SCHEME
+from ..interrupts import committing
 from ..records import check_finished, forget_stages, latest_run, record_change
 from ..settings import Settings
 from ..sqlfiles import query, quote_identifier
@@ -138,6 +139,7 @@ def add_documents(
         counts = engine.fetch_rows(query("index_counts", {"added": len(raw)}, dialect))[0][0]
         record_change(engine, counts, {"add": round(time.perf_counter() - clock, 4)})
         build_clusters(engine, keep)  # in the same step: never the clusters of the index before
+        committing()  # from here the change is saved: a Ctrl-C now must not say it was not
     new_pairs = engine.fetch_rows(query("index_new_pairs", {"first_new": first_new}, dialect))[0][0]
     latin1 = f", {corpus.latin1} decoded as Latin-1" if corpus.latin1 else ""  # counted, as a run's summary does
     return (
@@ -217,6 +219,7 @@ def remove_documents(engine: Engine, ids: list[str], keep: Keep | str = Keep.fir
         forget_stages(engine)
         _delete(engine, list(found.values()))
         build_clusters(engine, keep)  # in the same step: never the clusters of the index before
+        committing()
     return len(found)
 
 
