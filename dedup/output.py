@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -208,13 +209,23 @@ class TextTable:
             self.stream.write(f"{name.ljust(label)}  {value}".rstrip() + "\n")
 
 
+# Control characters (C0, DEL, C1): written raw they are commands to the terminal (an id holding
+# ESC ] 0 ; ... BEL retitled the window), so a table shows them escaped, as Python's repr does.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+SHOWN = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(text: str) -> str:
+    """`text` with every control character escaped (\\n, \\t, \\x1b): safe to print on a terminal."""
+    return CONTROL.sub(lambda match: SHOWN.get(match.group(), f"\\x{ord(match.group()):02x}"), text)
+
+
 def _cell(value: object, digits: int) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
         return f"{value:.{digits}f}"
-    text = str(value)
-    return text.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    return printable(str(value))
 
 
 def _rows(table: pa.Table | pa.RecordBatch) -> list[tuple[object, ...]]:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 # The one-line message of Ctrl-C while a run's row is written.
 RUN_NOT_FINISHED = "interrupted; the run is not recorded as finished (run it again to finish it)"
 
-READ_OPTIONS = ("lines", "id_column", "text_column", "include_hidden", "strip_html", "delimiter")
+READ_OPTIONS = ("lines", "id_column", "text_column", "include_hidden", "strip_html", "delimiter", "follow_links")
 
 
 def input_fingerprint(options: Mapping[str, object], inputs_digest: str) -> str:

@@ -40,6 +40,7 @@ class Settings:
     include_hidden: bool = False
     strip_html: bool = False
     delimiter: str | None = None
+    follow_links: bool = False  # read symlinks below an input folder that lead outside it
     db: Path | None = None
     threads: int | None = None
     memory_limit: str | None = None
@@ -176,6 +177,7 @@ class Settings:
             "strip_html": self.strip_html,
             "delimiter": self.delimiter,
             "method": self.method.value,
+            "follow_links": self.follow_links,
         }
 
     def replace(self, **changes: object) -> Settings:

@@ -152,6 +152,7 @@ def test_sigterm_removes_the_temporary_database(tmp_path: Path) -> None:
     assert code == 143, log.read_text()
     one_line_error(log.read_text())
     assert "terminated" in log.read_text()
+    assert "a run without --db keeps nothing" in log.read_text()  # it said "finished stages are kept"
     assert list(temp.iterdir()) == []
 
 
@@ -229,3 +230,12 @@ def test_a_run_under_a_small_memory_limit_spills_and_never_fails(tmp_path: Path)
     assert code == 0, err
     assert limited.read_bytes() == free.read_bytes()
     assert limited.read_text().count("\n") == 12_001
+
+
+def test_a_full_database_disk_says_so_and_does_not_blame_the_temp_dir(full_disk: Path, tmp_path: Path) -> None:
+    """The message blamed --temp-dir when the --db disk was full."""
+    source = short_lines(tmp_path / "docs.txt", 20_000)
+    code, _, err = finish(dedup("run", source, "--lines", "--db", full_disk / "db.duckdb", "--temp-dir", tmp_path))
+    assert code == 1, err
+    one_line_error(err)
+    assert "the disk is full" in err and "--temp-dir" not in err

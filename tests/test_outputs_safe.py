@@ -224,3 +224,19 @@ def test_a_named_pipe_is_read_as_a_file(tmp_path: Path) -> None:
     writer.join()
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1].startswith("1,2,1.0")
+
+
+def test_control_characters_in_ids_are_escaped_in_table_output(tmp_path: Path) -> None:
+    """An id holding an OSC sequence (ESC ] 0 ; title BEL) retitled the terminal."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = tmp_path / "docs.parquet"
+    text = "the quick brown fox jumps over the lazy dog"
+    pq.write_table(pa.table({"id": ["\x1b]0;pwned\x07", "b\x9bc"], "text": [text, text]}), table)
+    result = invoke("run", table, "-k", "3")
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout and "\x9b" not in result.stdout
+    assert "\\x1b]0;pwned\\x07" in result.stdout and "b\\x9bc" in result.stdout
+    csv = invoke("run", table, "-k", "3", "--format", "csv")
+    assert "\x1b]0;pwned\x07" in csv.stdout  # a file format keeps the id as it is

@@ -63,6 +63,12 @@ def run(
     text_column: TextColumn = None,
     delimiter: Delimiter = None,
     include_hidden: Annotated[bool, typer.Option("--include-hidden", help="Read hidden files and folders.")] = False,
+    follow_links: Annotated[
+        bool,
+        typer.Option(
+            "--follow-links", help="Read symlinks below an input folder that lead outside it (skipped without)."
+        ),
+    ] = False,
     strip_html: Annotated[
         bool, typer.Option("--strip-html", help="Shingle the text of HTML: tags become spaces, entities characters.")
     ] = False,
@@ -148,6 +154,7 @@ def run(
             id_column=id_column,
             text_column=text_column or "text",
             include_hidden=include_hidden,
+            follow_links=follow_links,
             strip_html=strip_html,
             delimiter=delimiter_value(delimiter),
             db=db,

@@ -17,6 +17,7 @@ import pyarrow as pa
 from ..engine import Engine
 from ..errors import UsageError
 from ..settings import Settings
+from ..sqlfiles import query
 from ..stages import Plan
 from .read import Read, duplicate_id
 
@@ -38,6 +39,13 @@ def load_inputs(engine: Engine, settings: Settings, plan: Plan, read: Read | Non
     """Register raw_documents and raw_skipped on the engine: on DuckDB what dedup.corpus.read read,
     on Spark settings.inputs read by Spark's readers.
     Refused when the inputs lack documents that the kept database (--db) holds, unless --replace."""
+    if settings.db is not None and engine.dialect == "duckdb":
+        tables, stages = engine.fetch_rows(query("foreign_tables", dialect=engine.dialect))[0]
+        if tables and not stages:
+            raise UsageError(
+                f"{settings.db} is a DuckDB database that dedup did not make ({tables} tables, none of them "
+                "`stages`): give a new file as --db"
+            )
     if read is not None:
         loaded = _load_by_python(engine, read)
     else:

@@ -20,7 +20,7 @@ from typing import Any
 from ..errors import InputError, UsageError
 from ..settings import Settings
 from ..sqlfiles import statement
-from .read import check_distinct_inputs, mac_lines_note, nan_ids, table_format
+from .read import OUTSIDE_LINK, check_distinct_inputs, mac_lines_note, nan_ids, table_format
 
 BINARY_SNIFF_BYTES = 8000
 BOM = bytearray(b"\xef\xbb\xbf")
@@ -164,6 +164,12 @@ def _read_input(
             prefix = path.rstrip("/") + "/" if multiple else ""
             empty = _unlisted(engine, path, prefix, skipped)
             skipped += _names_not_utf8(path, prefix)
+            outside = [] if settings.follow_links else _outside_links(path, prefix)
+            if outside:  # as the DuckDB engine reads a folder (dedup.corpus.read.walk_folder)
+                skipped += [(name, OUTSIDE_LINK) for name, _ in outside]
+                links = [_qualified(engine, link) for _, link in outside]
+                frame = frame.filter(~F.col("path").isin(links))
+                empty = [name for name in empty if name not in links]
         else:
             ids = F.lit(path)
             fs, hadoop_path = engine._filesystem(path)
@@ -390,6 +396,19 @@ def _names_not_utf8(root: str, prefix: str) -> list[tuple[str, str]]:
                 found.append((prefix + shown, "not read by the Spark engine (a name that is not UTF-8)"))
         dirnames[:] = [name for name in dirnames if _utf8(name) and not name.startswith((b".", b"_"))]
     return found
+
+
+def _outside_links(root: str, prefix: str) -> list[tuple[str, str]]:
+    """(id, path) of the symlinks to files outside a local folder (HDFS and object stores have none)."""
+    from .read import walk_folder
+
+    if not os.path.isdir(root):
+        return []
+    return [
+        (prefix + relative, str(path))
+        for relative, path, reason in walk_folder(Path(root), include_hidden=False, follow_links=False)
+        if reason == OUTSIDE_LINK
+    ]
 
 
 def _utf8(name: bytes) -> bool:

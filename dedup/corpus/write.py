@@ -13,6 +13,7 @@ from ..errors import InputError, UsageError
 from ..output import FORMATS, format_for, replacing, write_rows, written
 from ..settings import Settings
 from .read import (
+    OUTSIDE_LINK,
     STDIN,
     UTF8_BOM,
     csv_cells_as_text,
@@ -129,12 +130,13 @@ def _write_copy(settings: Settings, out: Path, dropped: set[object]) -> None:
     table = is_table(source, settings.lines)
     if not table and source.is_dir():
         out.mkdir()
-        for relative, path, reason in walk_folder(source, settings.include_hidden):
+        for relative, path, reason in walk_folder(source, settings.include_hidden, settings.follow_links):
             if relative in dropped or relative.endswith("/") or (reason is not None and not path.is_file()):
                 continue
             target = out / path.relative_to(source)  # relative is the id: a name's non-UTF-8 bytes escaped
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, target)
+            # a link out of the input that was not read stays a link: its target is not copied
+            shutil.copy2(path, target, follow_symlinks=reason != OUTSIDE_LINK)
     elif table:
         rows = load_table(source, settings.delimiter)
         if table_format(source) in ("csv", "tsv"):

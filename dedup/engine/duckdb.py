@@ -56,9 +56,14 @@ def translated(spill: str = "the temporary folder") -> Iterator[None]:
         if not isinstance(error, duckdb.Error):
             raise
         message = first_line(error)
-        if "offload" in message or "No space left" in message:
+        # DuckDB's spill files are named duckdb_temp_*; any other full file is the database's
+        if "offload" in message or ("No space left" in message and "duckdb_temp" in message):
             message = f"no room to spill to {spill} (give --temp-dir a folder with more space): {message}"
             raise EngineError(message, out_of_space=True) from None
+        if "No space left" in message or "Could not write all bytes" in message:
+            raise EngineError(f"the disk is full: {message}", out_of_space=True) from None
+        if "checksum" in message.lower() or "Corrupt database" in message:
+            message = f"{message} (the database file is damaged: run again with a new --db)"
         raise EngineError(message) from None
 
 
@@ -68,6 +73,8 @@ def check_database_path(path: Path, read_only: bool = False) -> None:
         raise UsageError(f"folder of the database does not exist: {path.parent}")
     if path.is_dir():
         raise UsageError(f"the database path is a folder: {path}")
+    if path.exists() and not path.is_file():  # a FIFO (opening it waited forever), a device
+        raise UsageError(f"the database path is not a regular file: {path}")
     if read_only and not path.exists():
         raise UsageError(f"no database at {path}")
     try:

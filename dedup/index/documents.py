@@ -71,6 +71,7 @@ def index_settings(engine: Engine) -> Settings:
         include_hidden=options["include_hidden"],
         strip_html=options.get("strip_html", False),
         delimiter=options.get("delimiter"),
+        follow_links=options.get("follow_links", False),
         method=options.get("method", "lsh"),
     )
 

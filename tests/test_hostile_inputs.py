@@ -1,0 +1,50 @@
+"""The hostile battery's questionable points (issue 22), decided: each is a one-line error or a
+counted note, never a hang, a traceback or a silent surprise."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+from typer.testing import CliRunner
+
+from dedup.cli import app
+
+runner = CliRunner()
+CLOUGH = Path(__file__).resolve().parent.parent / "data" / "clough"
+
+
+def invoke(*args: object):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_a_fifo_as_database_is_refused_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "db"
+    os.mkfifo(fifo)
+    result = invoke("run", CLOUGH, "--db", fifo)
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: the database path is not a regular file: {fifo}\n"
+
+
+def test_another_applications_database_is_refused_before_any_change(tmp_path: Path) -> None:
+    db = tmp_path / "theirs.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute("create table documents as select 1 as a")
+    before = db.read_bytes()
+    result = invoke("run", CLOUGH, "--db", db)
+    assert result.exit_code == 2
+    assert "is a DuckDB database that dedup did not make" in result.stderr
+    assert db.read_bytes() == before
+
+
+def test_a_file_that_is_utf8_but_for_one_byte_is_named_in_a_note(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    text = "Le café était très bon et la crème brûlée aussi, à Paris en été."
+    (folder / "clean.txt").write_text(text, encoding="utf-8")
+    (folder / "stray.txt").write_bytes(text.encode("utf-8").replace("café".encode(), b"caf\xe9"))
+    result = invoke("run", folder, "-k", "3")
+    assert result.exit_code == 0, result.output
+    assert "(1 decoded as Latin-1)" in result.stderr
+    assert "note: stray.txt: UTF-8 but for 1 byte, so read whole as Latin-1" in result.stderr
