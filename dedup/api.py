@@ -36,6 +36,7 @@ def run(
     text_column: str | None = None,
     include_hidden: bool = False,
     follow_links: bool = False,
+    ids_file: str | Path | None = None,
     strip_html: bool = False,
     db: str | Path | None = None,
     replace: bool = False,
@@ -108,6 +109,7 @@ def run(
         text_column=text_column or "text",
         include_hidden=include_hidden,
         follow_links=follow_links,
+        ids_file=Path(ids_file) if ids_file is not None else None,
         strip_html=strip_html,
         db=Path(db) if db is not None else None,
         threads=threads,
@@ -186,7 +188,12 @@ class Index:
         return report.rsplit(";", 1)[0]  # without the seconds, so the result is reproducible
 
     def query(
-        self, text: str | None = None, *, id: str | None = None, min_jaccard: float | None = None, min_bands: int = 1
+        self,
+        text: str | None = None,
+        *,
+        id: str | int | None = None,
+        min_jaccard: float | None = None,
+        min_bands: int = 1,
     ) -> pa.Table:
         """The indexed documents similar to `text` (or to the indexed document `id`): id, jaccard, shared_bands."""
         from .index.documents import open_index
@@ -195,15 +202,17 @@ class Index:
         if (text is None) == (id is None):
             raise UsageError("give exactly one of text or id")
         with open_index(self.path, read_only=True) as con:
-            return query_index(con, text=text, doc_id=id, min_jaccard=min_jaccard, min_bands=min_bands)
+            # an id as dedup.run returned it (a line number is an int) or as typed: compared as text
+            doc_id = None if id is None else str(id)
+            return query_index(con, text=text, doc_id=doc_id, min_jaccard=min_jaccard, min_bands=min_bands)
 
-    def explain(self, id_a: str, id_b: str, examples: int = 3) -> Explanation:
+    def explain(self, id_a: str | int, id_b: str | int, examples: int = 3) -> Explanation:
         """Why two documents were (or were not) paired; str() of the result is what `dedup explain` prints."""
         from .index.documents import open_index
         from .index.explain import explain_pair
 
         with open_index(self.path, read_only=True) as con:
-            return explain_pair(con, id_a, id_b, examples)
+            return explain_pair(con, str(id_a), str(id_b), examples)
 
     def remove(self, ids: list[str]) -> int:
         """Remove documents and their pairs; returns how many were removed."""

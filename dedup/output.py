@@ -183,7 +183,11 @@ class TextTable:
     def write(self, table: pa.Table | pa.RecordBatch) -> None:
         cells = [[_cell(value, self.digits) for value in row] for row in _rows(table)]
         if self.widths is None:
-            self.widths = [max([len(name)] + [len(row[i]) for row in cells]) for i, name in enumerate(self.names)]
+            last = len(self.names) - 1  # not padded: its rows end where their values do
+            self.widths = [
+                max([len(name)] + [len(row[i]) if i == last else min(len(row[i]), WIDEST_COLUMN) for row in cells])
+                for i, name in enumerate(self.names)
+            ]
             width = sum(self.widths) + 2 * (len(self.widths) - 1)
             self.vertical = self.max_width is not None and width > self.max_width
             if not self.vertical:
@@ -218,6 +222,11 @@ SHOWN = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 def printable(text: str) -> str:
     """`text` with every control character escaped (\\n, \\t, \\x1b): safe to print on a terminal."""
     return CONTROL.sub(lambda match: SHOWN.get(match.group(), f"\\x{ord(match.group()):02x}"), text)
+
+
+# A column is padded to at most this many characters: one long id (a deep path) widened every row
+# of `clusters` and `query`; a longer value overflows its own row only.
+WIDEST_COLUMN = 40
 
 
 def _cell(value: object, digits: int) -> str:

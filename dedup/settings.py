@@ -41,6 +41,7 @@ class Settings:
     strip_html: bool = False
     delimiter: str | None = None
     follow_links: bool = False  # read symlinks below an input folder that lead outside it
+    ids_file: Path | None = None  # --ids: the ids of a --lines input's documents, one per line
     db: Path | None = None
     threads: int | None = None
     memory_limit: str | None = None
@@ -84,6 +85,8 @@ class Settings:
             raise UsageError(f"--temp-dir is not a folder: {self.temp_dir}")
         if not 0 <= self.seed < 2**63:
             raise UsageError(f"--seed must be between 0 and 2^63-1, got {self.seed}")
+        if self.ids_file is not None and (not self.lines or len(self.inputs) != 1):
+            raise UsageError("--ids names the lines of one --lines input: give --lines and one input")
         object.__setattr__(self, "banding", self._banding())
         object.__setattr__(self, "engine", self._engine())
 
@@ -114,6 +117,8 @@ class Settings:
             )
         if self.strip_html:
             raise UsageError("--strip-html is not supported with --engine spark yet")
+        if self.ids_file is not None:
+            raise UsageError("--ids is not supported with --engine spark yet")
         if self.work_dir is None and not self.local_master:
             raise UsageError(
                 f"--engine spark on {self.master} needs --work-dir DIR (where the stage tables are written)"

@@ -18,7 +18,18 @@ try:  # typer >= 0.20 vendors click
     from typer._click.exceptions import UsageError as ClickUsageError
 except ImportError:  # pragma: no cover - older typer depends on click
     from click.exceptions import UsageError as ClickUsageError  # type: ignore[no-redef]
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup
+
+_typer_metavar = TyperArgument.make_metavar
+
+
+def _plain_metavar(self, ctx, *, usage=False):  # type: ignore[no-untyped-def]
+    """Typer (0.2x) writes a required argument {name} in usage lines, which read as a literal
+    (`dedup run [OPTIONS] {inputs}...`); dedup writes them as Unix manuals do: INPUT..., DB."""
+    return _typer_metavar(self, ctx, usage=usage).replace("{", "").replace("}", "").upper()
+
+
+TyperArgument.make_metavar = _plain_metavar  # type: ignore[method-assign]
 
 
 class OneLineUsageError(ClickUsageError):

@@ -31,8 +31,10 @@ def command_group() -> typer.Typer:
 Inputs = Annotated[
     list[Path],
     typer.Argument(
+        metavar="INPUT...",
+        show_default=False,
         help="Folders, text files, tables (.parquet, .csv, .tsv, .jsonl, .csv.gz, .tsv.gz, .jsonl.gz, a folder of "
-        ".parquet files), or - for one document per line on standard input."
+        ".parquet files), or - for one document per line on standard input.",
     ),
 ]
 Threshold = Annotated[float, typer.Option("--threshold", "-t", help="Keep pairs with Jaccard >= this.")]
@@ -59,7 +61,7 @@ def delimiter_value(delimiter: str | None) -> str | None:
 Threads = Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")]
 
 STDOUT = Path("-")  # `--output -`
-Db = Annotated[Path, typer.Argument(help="A database left by `dedup run --db`.")]
+Db = Annotated[Path, typer.Argument(metavar="DB", help="A database left by `dedup run --db`.")]
 OutputFormat = Annotated[TableFormat, typer.Option("--format", help="Output format.")]
 
 

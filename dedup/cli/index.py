@@ -155,7 +155,8 @@ def query(
 def add(
     db: Db,
     inputs: Annotated[
-        list[Path], typer.Argument(help="Folders, text files, or tables, read as `dedup run` reads them.")
+        list[Path],
+        typer.Argument(metavar="INPUT...", help="Folders, text files, or tables, read as `dedup run` reads them."),
     ],
     replace: Annotated[bool, typer.Option("--replace", help="Replace documents whose id is already indexed.")] = False,
     keep: Annotated[Keep, typer.Option(help="Survivor rule for the rebuilt clusters.")] = Keep.first,

@@ -59,6 +59,12 @@ def run(
         ),
     ] = Method.lsh,
     lines: Lines = False,
+    ids: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--ids", help="With --lines: a file naming the documents, one id per line [default: line numbers]."
+        ),
+    ] = None,
     id_column: IdColumn = None,
     text_column: TextColumn = None,
     delimiter: Delimiter = None,
@@ -151,6 +157,7 @@ def run(
             bands=bands,
             rows=rows,
             lines=lines,
+            ids_file=ids,
             id_column=id_column,
             text_column=text_column or "text",
             include_hidden=include_hidden,

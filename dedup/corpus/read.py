@@ -171,6 +171,8 @@ def read_inputs(settings: Settings) -> Corpus:
         delimiter=settings.delimiter,
         follow_links=settings.follow_links,
     )
+    if settings.ids_file is not None:
+        name_lines(corpus, settings.ids_file)
     if settings.strip_html:
         from ..cleanup import html_to_text  # html.parser only for --strip-html
 
@@ -216,6 +218,28 @@ def read_corpus(
     if corpus.nearly_utf8:
         corpus.notes.append(nearly_utf8_note(corpus.nearly_utf8))
     return corpus
+
+
+def name_lines(corpus: Corpus, ids_file: Path) -> None:
+    """--ids FILE: the documents of one --lines input named by the lines of FILE, in order (UTF-8,
+    \\n or \\r\\n line ends), one id per document; a count that differs is an error."""
+    try:
+        data = ids_file.read_bytes()
+    except OSError as error:
+        raise UsageError(f"cannot read --ids {ids_file}: {error.strerror}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"--ids {ids_file} is not UTF-8 text") from None
+    ids: list[object] = [line.removesuffix("\r") for line in text.split("\n")]
+    if ids and ids[-1] == "":
+        ids.pop()
+    if len(ids) != len(corpus.ids):
+        raise InputError(f"--ids {ids_file} has {len(ids):,} lines, the input {len(corpus.ids):,}: one id per line")
+    if any(doc_id == "" for doc_id in ids):
+        raise InputError(f"--ids {ids_file}: line {ids.index('') + 1} is empty; every document needs an id")
+    _check_unique(ids)
+    corpus.ids = ids
 
 
 def check_readable_kind(path: Path) -> None:

@@ -1,0 +1,89 @@
+"""What a new user met (issue 22): integer ids in the API, ids for --lines, progress in logs,
+numbers written alike, plain usage lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import dedup
+from dedup.cli import app
+from dedup.cli.summary import StageProgress
+
+runner = CliRunner()
+TEXTS = ["the cat sat on the mat today", "the cat sat on the mat today!", "something else entirely"]
+
+
+def invoke(*args: object):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture
+def lines(tmp_path: Path) -> Path:
+    path = tmp_path / "docs.txt"
+    path.write_text("\n".join(TEXTS) + "\n")
+    return path
+
+
+def test_index_query_and_explain_take_the_integer_ids_run_returned(lines: Path, tmp_path: Path) -> None:
+    db = tmp_path / "index.duckdb"
+    pairs = dedup.run(lines, lines=True, threshold=0.5, shingle_size=3, db=db)
+    id_a, id_b = pairs.to_pylist()[0]["id_a"], pairs.to_pylist()[0]["id_b"]
+    assert (id_a, id_b) == (1, 2)
+    index = dedup.Index(db)
+    assert index.query(id=id_a).column("id").to_pylist() == [2]
+    assert index.explain(id_a, id_b).jaccard == pytest.approx(pairs.to_pylist()[0]["jaccard"])
+
+
+def test_ids_name_the_lines(lines: Path, tmp_path: Path) -> None:
+    ids = tmp_path / "ids.txt"
+    ids.write_text("a\r\nb\r\nc\r\n")
+    result = invoke("run", lines, "--lines", "--ids", ids, "-k", "3", "-t", "0.5", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1].startswith("a,b,")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("a\nb\n", "has 2 lines, the input 3: one id per line"),
+        ("a\na\nc\n", "duplicate document id 'a'"),
+        ("a\n\nc\n", "line 2 is empty"),
+    ],
+)
+def test_bad_ids_are_one_line_errors(lines: Path, tmp_path: Path, content: str, message: str) -> None:
+    ids = tmp_path / "ids.txt"
+    ids.write_text(content)
+    result = invoke("run", lines, "--lines", "--ids", ids)
+    assert result.exit_code == 1
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_ids_need_one_lines_input(lines: Path, tmp_path: Path) -> None:
+    ids = tmp_path / "ids.txt"
+    ids.write_text("a\nb\nc\n")
+    assert invoke("run", lines, "--ids", ids).exit_code == 2
+    assert invoke("run", lines, lines.parent, "--lines", "--ids", ids).exit_code == 2
+
+
+def test_progress_lines_while_a_stage_runs_when_stderr_is_not_a_terminal(lines: Path, monkeypatch) -> None:
+    monkeypatch.setattr(StageProgress, "HEARTBEAT_SECONDS", 0.001)
+    result = invoke("run", lines, "--lines", "-k", "3")
+    assert result.exit_code == 0, result.output
+    assert "running " in result.stderr
+
+
+def test_summary_numbers_have_thousands_separators(tmp_path: Path) -> None:
+    path = tmp_path / "many.txt"
+    path.write_text("".join(f"document number {i} with some words\n" for i in range(1500)))
+    result = invoke("run", path, "--lines", "-k", "3")
+    assert result.exit_code == 0, result.output
+    assert "documents: 1,500 read = 1,500 processed" in result.stderr
+    assert "shingles: " in result.stderr and "finished documents: 1,500 rows" in result.stderr
+
+
+def test_usage_lines_name_arguments_plainly() -> None:
+    assert invoke("run", "--help").stdout.splitlines()[0].endswith(" run [OPTIONS] INPUT...")
+    assert invoke("remove", "--help").stdout.splitlines()[0].endswith(" remove [OPTIONS] DB IDS...")
