@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeAlias
 
 import pyarrow as pa
 
@@ -111,26 +111,68 @@ def written(path: Path) -> Iterator[None]:
         raise DedupError(f"cannot write {path}: {message}") from None
 
 
-def write_table(table: pa.Table, path: Path) -> None:
-    """The table to `path` in the format its extension names, replacing it only once complete."""
+Rows: TypeAlias = "pa.Table | pa.RecordBatchReader"
+# A Parquet file is written in row groups of this many rows, whatever the batches it is given.
+PARQUET_ROW_GROUP = 1_048_576
+
+
+def write_table(rows: Rows, path: Path) -> None:
+    """The rows to `path` in the format its extension names, replacing it only once complete."""
     with replacing(path) as target:
-        write_rows(table, target, format_for(path))
+        write_rows(rows, target, format_for(path))
 
 
-def write_rows(table: pa.Table, path: Path, kind: str | None = None) -> None:
-    """The table to `path` as it is named (no temporary file): parquet, csv or jsonl."""
+def write_rows(rows: Rows, path: Path, kind: str | None = None) -> None:
+    """The rows (a table, or a reader streamed batch by batch in bounded memory) to `path` as it is
+    named (no temporary file): parquet, csv or jsonl."""
     kind = kind or format_for(path)
     with written(path):
         if kind == "parquet":
-            import pyarrow.parquet as pq
-
-            pq.write_table(table, path)
+            _write_parquet(rows, path)
         elif kind == "csv":
             with path.open("w", encoding="utf-8", newline="") as stream:
-                write_csv(table, stream)
+                header = True
+                for batch in batches(rows):
+                    write_csv(batch, stream, header=header)
+                    header = False
+                if header:
+                    write_csv(rows.schema.empty_table(), stream)
         else:
             with path.open("w", encoding="utf-8", newline="\n") as stream:
-                write_jsonl(table, stream)
+                for batch in batches(rows):
+                    write_jsonl(batch, stream)
+
+
+def batches(rows: Rows, size: int = 65_536) -> Iterator[pa.RecordBatch]:
+    """The rows in record batches of at most `size` rows (a reader's own batches as they come)."""
+    if isinstance(rows, pa.Table):
+        yield from rows.to_batches(max_chunksize=size)
+    else:
+        yield from rows
+
+
+def _write_parquet(rows: Rows, path: Path) -> None:
+    """Parquet in row groups of PARQUET_ROW_GROUP rows, as pq.write_table writes a table: the same
+    bytes whether the rows came as one table or streamed in batches of any size."""
+    import pyarrow.parquet as pq
+
+    if isinstance(rows, pa.Table):
+        pq.write_table(rows, path, row_group_size=PARQUET_ROW_GROUP)
+        return
+    with pq.ParquetWriter(path, rows.schema) as writer:
+        pending: list[pa.RecordBatch] = []
+        count = 0
+        wrote = False
+        for batch in rows:
+            pending.append(batch)
+            count += batch.num_rows
+            while count >= PARQUET_ROW_GROUP:
+                table = pa.Table.from_batches(pending, rows.schema)
+                writer.write_table(table.slice(0, PARQUET_ROW_GROUP), row_group_size=PARQUET_ROW_GROUP)
+                rest = table.slice(PARQUET_ROW_GROUP)
+                pending, count, wrote = rest.to_batches(), rest.num_rows, True
+        if count or not wrote:  # an empty result is one empty row group, as pq.write_table writes it
+            writer.write_table(pa.Table.from_batches(pending, rows.schema), row_group_size=PARQUET_ROW_GROUP)
 
 
 def write_csv(table: pa.Table | pa.RecordBatch, stream: TextIO, header: bool = True) -> None:

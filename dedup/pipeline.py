@@ -41,6 +41,7 @@ def run_settings(
     session: Any = None,
     exports: Sequence[tuple[ExportKind, Path]] = (),
     outputs: Sequence[tuple[str, Path]] = (),
+    pairs_to: Callable[[pa.RecordBatchReader], None] | None = None,
 ) -> RunResult:
     """A whole run, as `dedup run` and `dedup.run` make it on either engine: every stage; then,
     when the run keeps a database (--db, or a temporary one for --write-deduplicated), its
@@ -68,6 +69,7 @@ def run_settings(
             write_deduplicated=write_deduplicated,
             session=session,
             exports=exports,
+            pairs_to=pairs_to,
         )
 
 
@@ -95,11 +97,14 @@ def execute(
     write_deduplicated: Path | None = None,
     session: Any = None,
     exports: Sequence[tuple[ExportKind, Path]] = (),
+    pairs_to: Callable[[pa.RecordBatchReader], None] | None = None,
 ) -> RunResult:
     """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given,
     with the clusters by `keep` (and the deduplicated input written) when keep is given.
 
     on_open(engine) is called with the open engine (the CLI uses it to interrupt on Ctrl-C).
+    pairs_to(reader): the pairs streamed to it in batches, once the run is recorded, instead of
+    returned as a table (result.pairs is then None): a file or stdout of any size in bounded memory.
     """
     progress = progress or Progress()
     started = datetime.now(UTC)
@@ -140,7 +145,8 @@ def execute(
             summary.account(inputs.loaded, inputs.skipped.num_rows, inputs.latin1)
             summary.notes = inputs.notes
             seconds = {s.name: round(s.seconds, 4) for s in summary.stages}
-            result = RunResult(engine.fetch_arrow(plan.query("export_pairs")), summary, inputs.skipped)
+            pairs = None if pairs_to is not None else engine.fetch_arrow(plan.query("export_pairs"))
+            result = RunResult(pairs, summary, inputs.skipped)
             if keep is not None and (settings.engine == "spark" or settings.db is not None or exports):
                 # the clusters table (on Spark under the work folder, by the same SQL iterated until stable)
                 result.dropped = clusters.build(engine, keep)
@@ -149,6 +155,10 @@ def execute(
             done.finish_run(summary.counts(), seconds)
             if result.dropped is not None and write_deduplicated is not None:
                 write_deduplicated_input(settings, write_deduplicated, clusters.dropped_ids(engine), stamp)
+            if pairs_to is not None:  # streamed from the engine in batches: memory does not grow with the pairs
+                reader = engine.stream_arrow(plan.query("export_pairs"), STREAM_ROWS)
+                assert reader is not None, "a query has rows"
+                pairs_to(reader)
             if exports:
                 from .index.export import write_exports
 
@@ -163,6 +173,7 @@ def execute(
         raise EngineError(f"{error} (finished stages are kept in {settings.db}; run again to resume)") from None
 
 
+STREAM_ROWS = 65_536  # rows per batch of a result written or printed as it is read
 NOTHING_KEPT = "interrupted; a run without --db keeps nothing (give --db to resume a long run)"
 
 # A DuckDB run without --db keeps its tables in memory when its texts are at most this many bytes:

@@ -75,7 +75,7 @@ class Summary:
 
 @dataclass
 class RunResult:
-    pairs: pa.Table
+    pairs: pa.Table | None  # None when the run streamed them to a file or stdout (execute's pairs_to)
     summary: Summary
     skipped: pa.Table
     dropped: int | None = None  # documents that the keep rule drops, when the run kept a database

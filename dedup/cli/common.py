@@ -103,13 +103,23 @@ def closed_pipe_is_normal() -> Iterator[None]:
         raise typer.Exit(0) from None
 
 
-def print_table(table: "pa.Table", output_format: TableFormat) -> None:
-    from ..output import write_csv, write_jsonl, write_text_table
+def print_table(rows: "pa.Table | pa.RecordBatchReader", output_format: TableFormat) -> None:
+    """Rows (a table, or a reader streamed batch by batch) on stdout in the format asked for."""
+    from ..output import TextTable, batches, write_csv, write_jsonl
 
     with closed_pipe_is_normal():
-        if output_format == TableFormat.table:
-            write_text_table(table, sys.stdout)
-        elif output_format == TableFormat.csv:
-            write_csv(table, sys.stdout)
-        else:
-            write_jsonl(table, sys.stdout)
+        table = TextTable(sys.stdout, rows.schema) if output_format == TableFormat.table else None
+        header = True
+        for batch in batches(rows):
+            if table is not None:
+                table.write(batch)
+            elif output_format == TableFormat.csv:
+                write_csv(batch, sys.stdout, header=header)
+            else:
+                write_jsonl(batch, sys.stdout)
+            header = False
+        if header:  # no rows: the header alone
+            if table is not None:
+                table.write(rows.schema.empty_table())
+            elif output_format == TableFormat.csv:
+                write_csv(rows.schema.empty_table(), sys.stdout)

@@ -51,18 +51,17 @@ def export(
     Example: dedup export run.duckdb --what adjacency --output similar.json
     """
     from ..index.documents import open_index
-    from ..index.export import export_format, export_table, write_export
+    from ..index.export import export_format, export_rows, write_export
     from ..output import check_targets
 
     try:
         export_format(output)
         check_targets([("--output", output)], db)
         with open_index(db) as con:
-            table = export_table(con, what, keep)
-        write_export(table, output, what)
+            written = write_export(export_rows(con, what, keep), output, what)
     except DedupError as error:
         fail(error)
-    stderr.print(f"wrote {table.num_rows} rows ({what.value}) to {output}", markup=False)
+    stderr.print(f"wrote {written:,} rows ({what.value}) to {output}", markup=False)
 
 
 @app.command()

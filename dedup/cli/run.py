@@ -2,6 +2,7 @@
 
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -196,11 +197,10 @@ def run(
                 on_open=attach,
                 exports=exports,
                 outputs=[("--output", output)] if output is not None else [],
+                pairs_to=partial(write_table, path=output)
+                if output is not None
+                else partial(print_table, output_format=output_format),
             )
-        if output is not None:
-            write_table(result.pairs, output)
-        else:
-            print_table(result.pairs, output_format)
     except DedupError as error:
         fail(error)
     except KeyboardInterrupt:

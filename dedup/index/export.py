@@ -11,7 +11,7 @@ import pyarrow as pa
 from ..choices import ExportKind, Keep
 from ..engine import Engine
 from ..errors import UsageError
-from ..output import FORMATS, check_writable, format_for, replacing, write_table
+from ..output import FORMATS, batches, check_writable, format_for, replacing, write_table
 from ..sqlfiles import query
 from .clusters import build_clusters
 
@@ -38,31 +38,57 @@ def checked_exports(items: Iterable[tuple[str, str | Path]]) -> tuple[tuple[Expo
 
 
 def export_table(engine: Engine, what: ExportKind | str, keep: Keep | str | None = None) -> pa.Table:
-    """The rows of one export (sql/queries/export_<what>.sql); clusters are (re)built when a keep
-    rule is given or none exist yet."""
+    """The rows of one export (sql/queries/export_<what>.sql) as a table in memory (the Python API);
+    clusters are (re)built when a keep rule is given or none exist yet."""
+    return export_rows(engine, what, keep).read_all()
+
+
+def export_rows(engine: Engine, what: ExportKind | str, keep: Keep | str | None = None) -> pa.RecordBatchReader:
+    """The rows of one export, streamed from the engine in batches (see export_table)."""
     what = ExportKind(what)
     if needs_clusters(what) and (keep is not None or not engine.has_table("clusters")):
         build_clusters(engine, keep or Keep.first)
-    return engine.fetch_arrow(query(f"export_{what.value}", dialect=engine.dialect))
+    reader = engine.stream_arrow(query(f"export_{what.value}", dialect=engine.dialect), STREAM_ROWS)
+    assert reader is not None, "an export query has rows"
+    return reader
+
+
+STREAM_ROWS = 65_536
 
 
 def write_exports(engine: Engine, exports: Sequence[tuple[ExportKind, Path]]) -> None:
     """A run's exports (`dedup run --export WHAT=FILE`), from the clusters the run has just built:
     the rows of `dedup export` on the same engine, by the same SQL."""
     for what, path in exports:
-        write_export(export_table(engine, what), path, what)
+        write_export(export_rows(engine, what), path, what)
 
 
-def write_export(table: pa.Table, path: Path, what: ExportKind | str) -> None:
+def write_export(rows: pa.Table | pa.RecordBatchReader, path: Path, what: ExportKind | str) -> int:
+    """The rows to `path` (streamed in batches, but for .json: one JSON value); how many were written."""
     kind = check_writable(path, EXPORT_FORMATS, "export")
     if kind == "json":
+        table = rows if isinstance(rows, pa.Table) else rows.read_all()
         with replacing(path) as target, target.open("w", encoding="utf-8", newline="\n") as stream:
             json.dump(_json_value(table, ExportKind(what)), stream, ensure_ascii=False, indent=1)
             stream.write("\n")
-        return
-    if kind == "csv":
-        table = _lists_as_json(table)
-    write_table(table, path)
+        return table.num_rows
+    count = [0]
+
+    def counted(batch: pa.RecordBatch) -> pa.RecordBatch:
+        count[0] += batch.num_rows
+        return _lists_as_json(batch) if kind == "csv" else batch
+
+    schema = _csv_schema(rows.schema) if kind == "csv" else rows.schema
+    write_table(pa.RecordBatchReader.from_batches(schema, (counted(b) for b in batches(rows))), path)
+    return count[0]
+
+
+def _csv_schema(schema: pa.Schema) -> pa.Schema:
+    return pa.schema([f.with_type(pa.string()) if _is_list(f.type) else f for f in schema])
+
+
+def _is_list(kind: pa.DataType) -> bool:
+    return pa.types.is_list(kind) or pa.types.is_large_list(kind)
 
 
 def _json_value(table: pa.Table, what: ExportKind) -> object:
@@ -73,10 +99,12 @@ def _json_value(table: pa.Table, what: ExportKind) -> object:
     return rows
 
 
-def _lists_as_json(table: pa.Table) -> pa.Table:
+def _lists_as_json(batch: pa.RecordBatch) -> pa.RecordBatch:
     """CSV has no lists: a list cell is written as its JSON text, e.g. ["a.txt","b.txt"]."""
-    for index, field in enumerate(table.schema):
-        if pa.types.is_list(field.type) or pa.types.is_large_list(field.type):
-            values = [json.dumps(v, ensure_ascii=False) for v in table.column(index).to_pylist()]
-            table = table.set_column(index, field.name, pa.array(values, pa.string()))
-    return table
+    columns = [
+        pa.array([json.dumps(v, ensure_ascii=False) for v in column.to_pylist()], pa.string())
+        if _is_list(column.type)
+        else column
+        for column in batch.columns
+    ]
+    return pa.RecordBatch.from_arrays(columns, schema=_csv_schema(batch.schema))
