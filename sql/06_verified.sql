@@ -1,10 +1,15 @@
 -- stage:  verified
--- reads:  candidates(doc_id_a, doc_id_b, shared_bands), shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
+-- reads:  candidates(doc_id_a, doc_id_b, shared_bands), documents(doc_id, norm), shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
 -- writes: verified(doc_id_a, doc_id_b, shared_bands, intersection, union_size, jaccard)
 -- params: (none)
 -- One row per candidate with its exact Jaccard similarity |A n B| / |A u B| over the two
 -- distinct-shingle sets (64-bit fingerprints). The estimate is never trusted alone.
--- Only the shingles of documents in some candidate pair are joined (a semi join first): joining the
+-- Exact copies first: candidates' documents with the same normalized text have the same shingle
+-- set, so the shingles are joined once per pair of such groups, on their representatives (the
+-- smallest doc_id of each group among the candidates' documents), and two copies have
+-- intersection = union = n_shingles, Jaccard 1. The counts, hence the Jaccard's bits, are those
+-- of the join on every candidate: on real corpora most candidates pair copies of one text.
+-- Only the shingles of representatives in some pair are joined (a semi join first): joining the
 -- candidates with the whole shingles table let DuckDB plan a pre-aggregation over all of it,
 -- 11 s instead of 2.6 s at 200k documents (37M shingles).
 -- sb joins on the pair (doc_id, fingerprint) as one key: with two separate equalities the
@@ -15,26 +20,59 @@ with involved as (
     union
     select doc_id_b from candidates
 ),
-candidate_shingles as (
+copies as (
+    select d.doc_id, min(d.doc_id) over (partition by d.norm) as rep
+    from documents as d
+    semi join involved as i on i.doc_id = d.doc_id
+),
+candidate_reps as (
+    select
+        c.doc_id_a,
+        c.doc_id_b,
+        c.shared_bands,
+        least(ca.rep, cb.rep) as rep_a,
+        greatest(ca.rep, cb.rep) as rep_b
+    from candidates as c
+    join copies as ca on ca.doc_id = c.doc_id_a
+    join copies as cb on cb.doc_id = c.doc_id_b
+),
+rep_pairs as (
+    select distinct rep_a, rep_b from candidate_reps where rep_a <> rep_b
+),
+reps as (
+    select rep_a as doc_id from rep_pairs
+    union
+    select rep_b from rep_pairs
+),
+rep_shingles as (
     select s.doc_id, s.fingerprint
     from shingles as s
-    semi join involved using (doc_id)
+    semi join reps using (doc_id)
 ),
 shared as (
-    select c.doc_id_a, c.doc_id_b, count(*) as intersection
-    from candidates as c
-    join candidate_shingles as sa on sa.doc_id = c.doc_id_a
-    join candidate_shingles as sb on (sb.doc_id, sb.fingerprint) = (c.doc_id_b, sa.fingerprint)
-    group by c.doc_id_a, c.doc_id_b
+    select p.rep_a, p.rep_b, count(*) as intersection
+    from rep_pairs as p
+    join rep_shingles as sa on sa.doc_id = p.rep_a
+    join rep_shingles as sb on (sb.doc_id, sb.fingerprint) = (p.rep_b, sa.fingerprint)
+    group by p.rep_a, p.rep_b
+),
+counted as (
+    select
+        c.doc_id_a,
+        c.doc_id_b,
+        c.shared_bands,
+        na.n_shingles + nb.n_shingles as sizes,
+        case when c.rep_a = c.rep_b then na.n_shingles else coalesce(s.intersection, 0) end as intersection
+    from candidate_reps as c
+    join signatures as na on na.doc_id = c.doc_id_a
+    join signatures as nb on nb.doc_id = c.doc_id_b
+    left join shared as s on s.rep_a = c.rep_a and s.rep_b = c.rep_b
 )
 select
-    c.doc_id_a,
-    c.doc_id_b,
-    c.shared_bands,
-    coalesce(s.intersection, 0) as intersection,
-    na.n_shingles + nb.n_shingles - coalesce(s.intersection, 0) as union_size,
-    coalesce(s.intersection, 0) / (na.n_shingles + nb.n_shingles - coalesce(s.intersection, 0)) as jaccard
-from candidates as c
-join signatures as na on na.doc_id = c.doc_id_a
-join signatures as nb on nb.doc_id = c.doc_id_b
-left join shared as s on s.doc_id_a = c.doc_id_a and s.doc_id_b = c.doc_id_b
+    doc_id_a,
+    doc_id_b,
+    shared_bands,
+    intersection,
+    sizes - intersection as union_size,
+    intersection / (sizes - intersection) as jaccard
+from counted

@@ -1,7 +1,7 @@
 -- stage:  candidates
--- reads:  band_hashes(doc_id, band, bucket)
+-- reads:  band_hashes(doc_id, band, bucket), documents(doc_id, norm)
 -- writes: candidates(doc_id_a, doc_id_b, shared_bands)
--- params: $hot_bucket_rows
+-- params: $hot_bucket_rows, $bands
 -- methods: lsh
 -- dialect: spark. Why it differs from sql/05_candidates.sql (same rows): Spark joins by hashing the
 -- join key, so every row of one bucket meets on one task, and a bucket of n documents (boilerplate,
@@ -9,9 +9,24 @@
 -- $hot_bucket_rows documents is spread: its left rows are dealt to ceil(n / $hot_bucket_rows)
 -- parts (at most 64) by doc_id, its right rows copied to every part, and the join key includes
 -- the part; each pair still meets exactly once, so the counts are DuckDB's.
-with sizes as (
+-- Exact copies first, as in sql/05_candidates.sql: the bucket join runs on one representative per
+-- group of documents with the same normalized text, and its pairs are expanded to the members.
+with band_docs as (
+    select distinct doc_id from band_hashes
+),
+copies as (
+    select d.doc_id, min(d.doc_id) over (partition by d.norm) as rep
+    from documents as d
+    left semi join band_docs as h on h.doc_id = d.doc_id
+),
+rep_buckets as (
+    select h.doc_id, h.band, h.bucket
+    from band_hashes as h
+    left semi join copies as c on c.doc_id = h.doc_id and c.rep = h.doc_id
+),
+sizes as (
     select band, bucket, count(*) as size
-    from band_hashes
+    from rep_buckets
     group by band, bucket
 ),
 hot as (
@@ -21,16 +36,32 @@ hot as (
 ),
 left_rows as (
     select h.doc_id, h.band, h.bucket, coalesce(pmod(h.doc_id, t.parts), 0) as part
-    from band_hashes as h
+    from rep_buckets as h
     left join hot as t on t.band = h.band and t.bucket = h.bucket
 ),
 right_rows as (
     select h.doc_id, h.band, h.bucket, explode(sequence(0, coalesce(t.parts, 1) - 1)) as part
-    from band_hashes as h
+    from rep_buckets as h
     left join hot as t on t.band = h.band and t.bucket = h.bucket
+),
+rep_pairs as (
+    select a.doc_id as rep_a, b.doc_id as rep_b, count(*) as shared_bands
+    from left_rows as a
+    join right_rows as b
+        on a.band = b.band and a.bucket = b.bucket and a.part = b.part and a.doc_id < b.doc_id
+    group by a.doc_id, b.doc_id
+),
+across as (
+    select least(ma.doc_id, mb.doc_id) as doc_id_a, greatest(ma.doc_id, mb.doc_id) as doc_id_b, p.shared_bands
+    from rep_pairs as p
+    join copies as ma on ma.rep = p.rep_a
+    join copies as mb on mb.rep = p.rep_b
+),
+within as (
+    select a.doc_id as doc_id_a, b.doc_id as doc_id_b, cast($bands as bigint) as shared_bands
+    from copies as a
+    join copies as b on a.rep = b.rep and a.doc_id < b.doc_id
 )
-select a.doc_id as doc_id_a, b.doc_id as doc_id_b, count(*) as shared_bands
-from left_rows as a
-join right_rows as b
-    on a.band = b.band and a.bucket = b.bucket and a.part = b.part and a.doc_id < b.doc_id
-group by a.doc_id, b.doc_id
+select doc_id_a, doc_id_b, shared_bands from across
+union all
+select doc_id_a, doc_id_b, shared_bands from within
