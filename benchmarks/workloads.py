@@ -27,6 +27,11 @@ class Workload:
     shingle_type: str
     shingle_size: int
     tweets: bool = False
+    # Groups of identical texts (templates, boilerplate): the i-th of copy_groups has
+    # max(2, largest_group // i) copies (Zipf), as a real corpus of 842k package summaries had
+    # 36,796 groups, the largest 4,919 copies ("Add your description here").
+    copy_groups: int = 0
+    largest_group: int = 0
 
 
 WORKLOADS = {
@@ -39,6 +44,8 @@ WORKLOADS = {
     "scale-200k": Workload("scale-200k", 200_000, 30, "char", 5),
     "scale-1m": Workload("scale-1m", 1_000_000, 30, "char", 5),
     "scale-10m": Workload("scale-10m", 10_000_000, 30, "char", 5),
+    "copies-100k": Workload("copies-100k", 100_000, 12, "char", 5, copy_groups=4_000, largest_group=1_000),
+    "copies-1m": Workload("copies-1m", 1_000_000, 12, "char", 5, copy_groups=36_796, largest_group=4_919),
 }
 
 
@@ -65,6 +72,11 @@ def generate(workload: Workload, seed: int = 7) -> pa.Table:
     users = [f"@{''.join(rng.choice(string.ascii_lowercase) for _ in range(8))}" for _ in range(2_000)]
     ids: list[str] = []
     texts: list[str] = []
+    for group in range(1, workload.copy_groups + 1):
+        text = " ".join(rng.choices(vocabulary, cum_weights=cumulative, k=max(3, int(rng.gauss(workload.words, 2)))))
+        for _ in range(max(2, workload.largest_group // group)):
+            ids.append(f"{workload.name}-{len(texts):07d}")
+            texts.append(text)
     while len(texts) < workload.documents:
         n = max(3, int(rng.gauss(workload.words, workload.words * 0.15)))
         base = rng.choices(vocabulary, cum_weights=cumulative, k=n)

@@ -164,6 +164,7 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
         + (("spark_input_digest", "spark_skipped", "spark_duplicate_ids") if dialect == "spark" else ())
     }
     sizes = batch_sizes(settings.memory_bytes)
+    sizes["candidates"]["bands"] = settings.banding.bands
     for table in dict.fromkeys(t for t in batched_on if t is not None):
         queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect)
         queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect)

@@ -1,20 +1,55 @@
 -- stage:  pairs
--- reads:  verified(doc_id_a, doc_id_b, jaccard), documents(doc_id, id), signatures(doc_id, mh_*)
+-- reads:  verified(doc_id_a, doc_id_b, jaccard), documents(doc_id, id, norm), signatures(doc_id, mh_*)
 -- writes: pairs(doc_id_a, doc_id_b, id_a, id_b, jaccard, estimate)
 -- params: $threshold, $num_perm
 -- The result: one row per unordered pair with exact Jaccard >= threshold, plus the MinHash
--- estimate (share of equal signature values), sorted by jaccard descending, then ids.
+-- estimate (share of equal signature values). `dedup run` and `dedup export` sort it (jaccard
+-- descending, then ids: sql/queries/export_pairs.sql); the table itself is not sorted.
+-- Exact copies first: documents with the same normalized text have the same signature, so the
+-- estimate is computed once per pair of groups, on their representatives, and two copies have
+-- every value equal ($num_perm / $num_perm, the same bits as the count): the 128-column
+-- comparison of every pair cost 20 of the 29 s of 20M pairs, nearly all of them copies.
+with kept as (
+    select doc_id_a, doc_id_b, jaccard from verified where jaccard >= $threshold
+),
+involved as (
+    select doc_id_a as doc_id from kept
+    union
+    select doc_id_b from kept
+),
+copies as (
+    select d.doc_id, d.id, min(d.doc_id) over (partition by d.norm) as rep
+    from documents as d
+    where d.doc_id in (select doc_id from involved)
+),
+kept_reps as (
+    select
+        k.doc_id_a,
+        k.doc_id_b,
+        ca.id as id_a,
+        cb.id as id_b,
+        k.jaccard,
+        least(ca.rep, cb.rep) as rep_a,
+        greatest(ca.rep, cb.rep) as rep_b
+    from kept as k
+    join copies as ca on ca.doc_id = k.doc_id_a
+    join copies as cb on cb.doc_id = k.doc_id_b
+),
+rep_pairs as (
+    select distinct rep_a, rep_b from kept_reps where rep_a <> rep_b
+),
+estimates as (
+    select p.rep_a, p.rep_b, ({{ equal_minhash_count }}) / $num_perm as estimate
+    from rep_pairs as p
+    join signatures as sa on sa.doc_id = p.rep_a
+    join signatures as sb on sb.doc_id = p.rep_b
+)
 select
-    v.doc_id_a,
-    v.doc_id_b,
-    da.id as id_a,
-    db.id as id_b,
-    v.jaccard,
-    ({{ equal_minhash_count }}) / $num_perm as estimate
-from verified as v
-join documents as da on da.doc_id = v.doc_id_a
-join documents as db on db.doc_id = v.doc_id_b
-join signatures as sa on sa.doc_id = v.doc_id_a
-join signatures as sb on sb.doc_id = v.doc_id_b
-where v.jaccard >= $threshold
-order by v.jaccard desc, v.doc_id_a, v.doc_id_b
+    k.doc_id_a,
+    k.doc_id_b,
+    k.id_a,
+    k.id_b,
+    k.jaccard,
+    case when k.rep_a = k.rep_b then $num_perm / $num_perm else e.estimate end as estimate
+from kept_reps as k
+left join estimates as e on e.rep_a = k.rep_a and e.rep_b = k.rep_b

@@ -89,7 +89,7 @@ def test_candidates_verified_and_pairs(con):
     assert verified[(1, 4)] == (5, 5, 1.0)
     assert verified[(1, 2)] == (4, 6, pytest.approx(4 / 6))
     assert (1, 3) not in verified  # 'zz' shares nothing with the others, so no band collides
-    pairs = rows(con, "select id_a, id_b, jaccard from pairs")
+    pairs = rows(con, "select id_a, id_b, jaccard from pairs order by jaccard desc, id_a, id_b")
     assert pairs == [("a", "d", 1.0), ("a", "b", 4 / 6), ("b", "d", 4 / 6)]
 
 
