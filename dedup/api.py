@@ -37,6 +37,7 @@ def run(
     include_hidden: bool = False,
     follow_links: bool = False,
     ids_file: str | Path | None = None,
+    pairs: str = "all",
     strip_html: bool = False,
     db: str | Path | None = None,
     replace: bool = False,
@@ -130,9 +131,11 @@ def run(
     wanted = checked_exports((exports or {}).items())
     if settings.engine == "duckdb" or keep is not None or any(needs_clusters(what) for what, _ in wanted):
         keep = keep or "first"  # Spark builds clusters only when asked: a table under the work folder
-    return run_settings(
-        settings, keep=keep, write_deduplicated=out, documents=table, session=spark, exports=wanted
-    ).pairs
+    result = run_settings(
+        settings, keep=keep, write_deduplicated=out, documents=table, session=spark, exports=wanted, pairs=pairs
+    )
+    assert result.pairs is not None, "a table is returned when no stream is asked for"
+    return result.pairs
 
 
 def _paths(inputs: Inputs) -> tuple[Path, ...]:

@@ -43,6 +43,14 @@ class ExportKind(StrEnum):
     adjacency = "adjacency"
 
 
+class PairsListed(StrEnum):
+    """Which pairs a run lists (--output, stdout): every one, those between groups of exact copies, none."""
+
+    all = "all"  # every pair >= threshold
+    between_groups = "between-groups"  # not the pairs of exact copies (the same normalized text)
+    none = "none"  # no pairs: clusters, survivors and duplicates come from --db / --export
+
+
 class EngineName(StrEnum):
     """Which engine runs the stages."""
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .choices import ExportKind, Keep
+from .choices import ExportKind, Keep, PairsListed
 from .corpus.load import load_inputs
 from .corpus.read import read_by_python
 from .corpus.write import write_deduplicated_input
@@ -42,6 +42,7 @@ def run_settings(
     exports: Sequence[tuple[ExportKind, Path]] = (),
     outputs: Sequence[tuple[str, Path]] = (),
     pairs_to: Callable[[pa.RecordBatchReader], None] | None = None,
+    pairs: PairsListed | str = PairsListed.all,
 ) -> RunResult:
     """A whole run, as `dedup run` and `dedup.run` make it on either engine: every stage; then,
     when the run keeps a database (--db, or a temporary one for --write-deduplicated), its
@@ -70,6 +71,7 @@ def run_settings(
             session=session,
             exports=exports,
             pairs_to=pairs_to,
+            pairs=pairs,
         )
 
 
@@ -98,6 +100,7 @@ def execute(
     session: Any = None,
     exports: Sequence[tuple[ExportKind, Path]] = (),
     pairs_to: Callable[[pa.RecordBatchReader], None] | None = None,
+    pairs: PairsListed | str = PairsListed.all,
 ) -> RunResult:
     """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given,
     with the clusters by `keep` (and the deduplicated input written) when keep is given.
@@ -105,7 +108,10 @@ def execute(
     on_open(engine) is called with the open engine (the CLI uses it to interrupt on Ctrl-C).
     pairs_to(reader): the pairs streamed to it in batches, once the run is recorded, instead of
     returned as a table (result.pairs is then None): a file or stdout of any size in bounded memory.
+    pairs: which pairs are listed (returned or streamed): all, between-groups (not those of exact
+    copies), none (an empty table, nothing streamed); the pairs table holds them all.
     """
+    listed = PairsListed(pairs)
     progress = progress or Progress()
     started = datetime.now(UTC)
     clock = time.perf_counter()
@@ -143,10 +149,17 @@ def execute(
                 engine.unregister("raw_documents")
                 engine.unregister("raw_skipped")
             summary.account(inputs.loaded, inputs.skipped.num_rows, inputs.latin1)
+            summary.copy_groups, summary.copies, summary.distinct_texts = engine.fetch_rows(plan.query("exact_copies"))[
+                0
+            ]
             summary.notes = inputs.notes
             seconds = {s.name: round(s.seconds, 4) for s in summary.stages}
-            pairs = None if pairs_to is not None else engine.fetch_arrow(plan.query("export_pairs"))
-            result = RunResult(pairs, summary, inputs.skipped)
+            table = None
+            if pairs_to is None and listed == PairsListed.none:
+                table = PAIRS_SCHEMA.empty_table()
+            elif pairs_to is None:
+                table = engine.fetch_arrow(plan.query(PAIRS_QUERY[listed]))
+            result = RunResult(table, summary, inputs.skipped)
             if keep is not None and (settings.engine == "spark" or settings.db is not None or exports):
                 # the clusters table (on Spark under the work folder, by the same SQL iterated until stable)
                 result.dropped = clusters.build(engine, keep)
@@ -155,8 +168,8 @@ def execute(
             done.finish_run(summary.counts(), seconds)
             if result.dropped is not None and write_deduplicated is not None:
                 write_deduplicated_input(settings, write_deduplicated, clusters.dropped_ids(engine), stamp)
-            if pairs_to is not None:  # streamed from the engine in batches: memory does not grow with the pairs
-                reader = engine.stream_arrow(plan.query("export_pairs"), STREAM_ROWS)
+            if pairs_to is not None and listed != PairsListed.none:  # streamed in batches: bounded memory
+                reader = engine.stream_arrow(plan.query(PAIRS_QUERY[listed]), STREAM_ROWS)
                 assert reader is not None, "a query has rows"
                 pairs_to(reader)
             if exports:
@@ -173,6 +186,10 @@ def execute(
         raise EngineError(f"{error} (finished stages are kept in {settings.db}; run again to resume)") from None
 
 
+PAIRS_QUERY = {PairsListed.all: "export_pairs", PairsListed.between_groups: "export_pairs_between_groups"}
+PAIRS_SCHEMA = pa.schema(
+    [("id_a", pa.string()), ("id_b", pa.string()), ("jaccard", pa.float64()), ("estimate", pa.float64())]
+)
 STREAM_ROWS = 65_536  # rows per batch of a result written or printed as it is read
 NOTHING_KEPT = "interrupted; a run without --db keeps nothing (give --db to resume a long run)"
 

@@ -32,6 +32,9 @@ class Summary:
     shingles: int = 0
     candidates: int = 0
     pairs: int = 0
+    copy_groups: int = 0  # groups of two or more documents with the same normalized text
+    copies: int = 0  # the documents in them
+    distinct_texts: int = 0  # distinct normalized texts among the documents with shingles
     bands: int = 0
     rows: int = 0
     detection_probability: float = 0.0

@@ -159,7 +159,7 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
             batched_on.append(table)
     queries = {
         name: query(name, dialect=dialect)
-        for name in ("skipped", "dropped_documents", "export_pairs")
+        for name in ("skipped", "dropped_documents", "export_pairs", "export_pairs_between_groups", "exact_copies")
         + (("staging_create", "staging_enter", "staging_leave") if batched else ())
         + (("spark_input_digest", "spark_skipped", "spark_duplicate_ids") if dialect == "spark" else ())
     }

@@ -131,3 +131,50 @@ def test_spark_gives_the_same_tables_on_copies(spark, tmp_path: Path) -> None:
     settings = Settings(inputs=(path,), db=tmp_path / "run.duckdb", threshold=0.5, shingle_size=3)
     counts = compare(settings, SparkEngine(spark, tmp_path / "work"))
     assert counts["candidates"] > 40 * 39 // 2 and counts["pairs"] > 0
+
+
+def test_pairs_between_groups_leave_out_exactly_the_pairs_of_copies(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from dedup.cli import app
+
+    docs = copies_corpus()
+    path = tmp_path / "docs.parquet"
+    pq.write_table(pa.table({"id": list(docs), "text": list(docs.values())}), path)
+    runner = CliRunner()
+    every = runner.invoke(app, ["run", str(path), "-k", "3", "-t", "0.5", "--format", "csv"])
+    between = runner.invoke(
+        app, ["run", str(path), "-k", "3", "-t", "0.5", "--format", "csv", "--pairs", "between-groups"]
+    )
+    none = runner.invoke(app, ["run", str(path), "-k", "3", "-t", "0.5", "--pairs", "none"])
+    assert every.exit_code == between.exit_code == none.exit_code == 0, (every.output, between.output)
+    assert none.stdout == ""
+    group = {key: key.split("-")[0] if key.split("-")[1] != "near" else key for key in docs}
+    rows = every.stdout.splitlines()[1:]
+    copies = [row for row in rows if group[row.split(",")[0]] == group[row.split(",")[1]]]
+    assert copies and all(",1.0," in row for row in copies)
+    assert between.stdout.splitlines()[1:] == [row for row in rows if row not in copies]
+    assert "exact copies: 61 documents in 5 groups of the same normalized text" in every.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("listed", ["all", "between-groups"])
+def test_spark_lists_the_same_pairs_and_counts_the_same_copies(spark, tmp_path: Path, listed: str) -> None:
+    from typer.testing import CliRunner
+
+    from dedup.cli import app
+
+    docs = copies_corpus()
+    path = tmp_path / "docs.parquet"
+    pq.write_table(pa.table({"id": list(docs), "text": list(docs.values())}), path)
+    outputs = []
+    for engine in ("duckdb", "spark"):
+        out = tmp_path / f"{engine}.csv"
+        extra = ["--engine", "spark", "--work-dir", str(tmp_path / "work")] if engine == "spark" else []
+        result = CliRunner().invoke(
+            app, ["run", str(path), "-k", "3", "-t", "0.5", "--pairs", listed, "-o", str(out), *extra]
+        )
+        assert result.exit_code == 0, result.output
+        assert "exact copies: 61 documents in 5 groups" in result.stderr
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ..choices import EngineName, Keep, Method, ShingleType, TableFormat
+from ..choices import EngineName, Keep, Method, PairsListed, ShingleType, TableFormat
 from ..errors import DedupError, Interrupted, UsageError
 from ..hashing import DEFAULT_SEED
 from .common import (
@@ -95,6 +95,14 @@ def run(
     output_format: Annotated[
         TableFormat, typer.Option("--format", help="Format of pairs printed to stdout.")
     ] = TableFormat.table,
+    pairs: Annotated[
+        PairsListed,
+        typer.Option(
+            "--pairs",
+            help="Pairs listed (--output, stdout): all; between-groups (not those of exact copies of one "
+            "text); none (clusters and survivors come from --db or --export).",
+        ),
+    ] = PairsListed.all,
     threads: Threads = None,
     memory_limit: Annotated[
         Optional[str], typer.Option(help="DuckDB memory limit, e.g. 2GB; larger stages spill to --temp-dir.")
@@ -182,6 +190,8 @@ def run(
             output = None  # `--output -`: stdout, in --format
         if output is not None:
             check_writable(output)
+            if pairs == PairsListed.none:
+                raise UsageError("--pairs none lists no pairs: drop --output, or list all or between-groups")
         exports = checked_exports(export_options(export or []))
         # On Spark the clusters are built when --keep is given or an export needs them (on DuckDB
         # with every --db or --export)
@@ -197,6 +207,7 @@ def run(
                 on_open=attach,
                 exports=exports,
                 outputs=[("--output", output)] if output is not None else [],
+                pairs=pairs,
                 pairs_to=partial(write_table, path=output)
                 if output is not None
                 else partial(print_table, output_format=output_format),

@@ -177,6 +177,12 @@ def print_summary(
         console.print(f"signature: all pairs with MinHash estimate >= {settings.threshold}; {probability}")
     else:
         console.print(f"exact: prefix filtering finds every pair with Jaccard >= {settings.threshold}")
+    if s.copy_groups:
+        groups = f"{s.copy_groups:,} group{'s' if s.copy_groups > 1 else ''}"
+        console.print(
+            f"exact copies: {s.copies:,} documents in {groups} of the same normalized text; "
+            f"{s.distinct_texts:,} distinct texts compared"
+        )
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
     table.add_column("stage")
     table.add_column("rows", justify="right")
