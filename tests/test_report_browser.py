@@ -153,3 +153,36 @@ def test_a_hostile_document_is_shown_as_text(browser, tmp_path):
     shown = page.locator("article.pair .side.a .text").first.inner_text()
     assert "<script>document.title = 'pwned'" in shown and "<img src=x onerror=" in shown
     assert HOSTILE_TEXT.split("<img")[0].strip() in page.locator("body").inner_text()
+
+
+def test_log_axis_labels_fit_and_clear_the_axis_title_at_hundreds_of_millions(browser, clough, tmp_path):
+    """At 10M and 100M candidates per bin the tick labels were clipped (`0,000,000`) and the axis
+    title overlapped them; every label must lie inside the chart, left of nothing it hides."""
+    import dataclasses
+
+    from dedup.engine import open_engine
+    from dedup.html_report.data import gather
+    from dedup.html_report.page import write
+
+    db, _ = clough
+    engine = open_engine(db, read_only=True)
+    try:
+        data = gather(engine, db, top=10, sample_pairs=5)
+    finally:
+        engine.close()
+    huge = [(low, high, count * 40_000_000 + 1) for low, high, count in data.histogram]
+    report = tmp_path / "huge.html"
+    write(dataclasses.replace(data, histogram=huge), report)
+    opened = Opened(browser, report)
+    boxes = opened.page.eval_on_selector_all(
+        "#jaccard-chart text",
+        """nodes => nodes.map(n => { const b = n.getBoundingClientRect();
+            const s = n.ownerSVGElement.getBoundingClientRect();
+            return {text: n.textContent, cls: n.getAttribute('class') || '', x: b.left - s.left, w: b.width}; })""",
+    )
+    ticks = [b for b in boxes if b["text"] in ("1", "10", "100", "1k", "10k", "100k", "1M", "10M", "100M", "1G")]
+    title = next(b for b in boxes if "vertical" in b["cls"] and "right" not in b["cls"])
+    assert any(b["text"] == "1G" for b in ticks)
+    for tick in ticks:
+        assert tick["x"] >= 0, tick  # inside the SVG: not clipped
+        assert tick["x"] >= title["x"] + title["w"] + 2, (tick, title)  # clear of the rotated title

@@ -85,11 +85,20 @@ def count_label(n: int) -> str:
     return f"{n:,}"
 
 
+def tick_label(n: int) -> str:
+    """A power of ten on a log axis, short enough for the left margin at any size: 1, 10, 100, 1k,
+    10k, 100k, 1M, ... (100,000,000 in full was clipped to `0,000,000`)."""
+    for power, suffix in ((12, "T"), (9, "G"), (6, "M"), (3, "k")):
+        if n >= 10**power and n % 10**power == 0:
+            return f"{n // 10**power}{suffix}"
+    return str(n)
+
+
 def log_axis(figure: Figure, frame: Frame, top: float, ticks: list[int], label: str) -> None:
     for tick in ticks:
         y = log_y(tick, top, frame)
         figure.lines.append(Line(frame.left - 4, y, frame.right, y, "grid"))
-        figure.texts.append(Text(frame.left - 7, y + 4, count_label(tick), "end"))
+        figure.texts.append(Text(frame.left - 7, y + 4, tick_label(tick), "end"))
     figure.texts.append(Text(14, frame.top + frame.height / 2, label, "middle", "axis-label vertical"))
 
 
