@@ -28,13 +28,18 @@ bucket_members as (
 -- in band 3 with 4,919 copies and in band 7 with 4,921, two near copies more): shown once, as its
 -- largest bucket with every band it filled (10 rows of "Add your description here" were one).
 by_text as (
-    select b.band, b.size, b.doc_ids, d.norm
+    select
+        b.band,
+        b.size,
+        b.doc_ids,
+        d.norm,
+        row_number() over (partition by d.norm order by b.size desc, b.doc_ids) as rank
     from bucket_members as b
     join documents as d on d.doc_id = b.doc_ids[1]
 ),
 groups as (
     select
-        arg_max(doc_ids, [size, -len(doc_ids)]) as doc_ids,
+        any_value(doc_ids) filter (where rank = 1) as doc_ids,
         max(size) as size,
         list(distinct band order by band) as bands
     from by_text
