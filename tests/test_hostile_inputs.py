@@ -48,3 +48,41 @@ def test_a_file_that_is_utf8_but_for_one_byte_is_named_in_a_note(tmp_path: Path)
     assert result.exit_code == 0, result.output
     assert "(1 decoded as Latin-1)" in result.stderr
     assert "note: stray.txt: UTF-8 but for 1 byte, so read whole as Latin-1" in result.stderr
+
+
+def test_a_damaged_database_is_one_line_that_says_so(tmp_path: Path) -> None:
+    db = tmp_path / "run.duckdb"
+    assert invoke("run", CLOUGH, "--db", db, "-q").exit_code == 0
+    size = db.stat().st_size
+    with db.open("r+b") as stream:  # garble every block after the header blocks
+        for offset in range(3 * 262144, size, 262144):
+            stream.seek(offset + 5000)
+            stream.write(b"\xff" * 64)
+    for args in (
+        ["sql", db, "select count(*) from shingles"],
+        ["export", db, "--what", "pairs", "-o", tmp_path / "p.csv"],
+    ):
+        result = invoke(*args)
+        assert result.exit_code == 1, result.output
+        assert result.stderr.count("\n") == 1 and "the database file is damaged" in result.stderr
+
+
+def test_report_sample_pairs_beyond_its_bound_is_a_usage_error(tmp_path: Path) -> None:
+    db = tmp_path / "run.duckdb"
+    assert invoke("run", CLOUGH, "--db", db, "-q").exit_code == 0
+    result = invoke("report", db, "--sample-pairs", "100000000", "-o", tmp_path / "r.html")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "100000000" in result.stderr and "10000" in result.stderr
+
+
+def test_table_columns_are_padded_to_at_most_40_characters() -> None:
+    import io
+
+    import pyarrow as pa
+
+    from dedup.output import write_text_table
+
+    stream = io.StringIO()
+    write_text_table(pa.table({"id": ["a", "b" * 200], "jaccard": [0.9, 0.8]}), stream)
+    first_row = stream.getvalue().splitlines()[2]
+    assert len(first_row) <= 40 + 2 + len("0.900000")

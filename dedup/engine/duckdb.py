@@ -62,9 +62,15 @@ def translated(spill: str = "the temporary folder") -> Iterator[None]:
             raise EngineError(message, out_of_space=True) from None
         if "No space left" in message or "Could not write all bytes" in message:
             raise EngineError(f"the disk is full: {message}", out_of_space=True) from None
-        if "checksum" in message.lower() or "Corrupt database" in message:
-            message = f"{message} (the database file is damaged: run again with a new --db)"
-        raise EngineError(message) from None
+        raise EngineError(damaged(message)) from None
+
+
+def damaged(message: str) -> str:
+    """DuckDB's message, saying so when it means the database file is damaged (a block whose
+    checksum or contents do not read back: a disk fault, a copy cut short)."""
+    if "checksum" in message.lower() or "Corrupt database" in message or "Serialization Error" in message:
+        return f"{message} (the database file is damaged: run again with a new --db)"
+    return message
 
 
 def check_database_path(path: Path, read_only: bool = False) -> None:
@@ -135,7 +141,7 @@ class DuckDBEngine:
                 raise DedupError(
                     f"database {path} is in use by another process; wait for it or use another --db"
                 ) from None
-            raise DedupError(f"cannot open database {path}: {message}") from None
+            raise DedupError(f"cannot open database {path}: {damaged(message)}") from None
         engine = cls(con, config)
         if sealed:
             engine._query("set enable_external_access = false")
