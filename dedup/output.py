@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -79,7 +80,8 @@ def replacing(path: Path) -> Iterator[Path]:
     """Write `path` through a temporary file beside it, renamed over it only once complete: a full
     disk, an error or Ctrl-C leaves the old file (or none) and no truncated one. Yields the name to
     write; an OSError becomes one line. A target that is not a regular file (a FIFO, /dev/stdout)
-    is written directly; a symlink's target is replaced, not the link."""
+    is written directly; a symlink's target is replaced, not the link. A new folder is written so
+    too (`--write-deduplicated` of a folder): the caller makes the temporary name a folder."""
     target = Path(os.path.realpath(path))
     try:
         mode = target.stat().st_mode
@@ -95,7 +97,9 @@ def replacing(path: Path) -> Iterator[Path]:
             yield temporary
             os.replace(temporary, target)
     finally:
-        if temporary.exists() or temporary.is_symlink():
+        if temporary.is_dir() and not temporary.is_symlink():
+            shutil.rmtree(temporary)
+        elif temporary.exists() or temporary.is_symlink():
             temporary.unlink()
 
 
@@ -143,7 +147,11 @@ def write_rows(rows: Rows, path: Path, kind: str | None = None) -> None:
                     write_jsonl(batch, stream)
 
 
-def batches(rows: Rows, size: int = 65_536) -> Iterator[pa.RecordBatch]:
+# Rows per record batch of a result streamed from an engine to a file or stdout.
+STREAM_ROWS = 65_536
+
+
+def batches(rows: Rows, size: int = STREAM_ROWS) -> Iterator[pa.RecordBatch]:
     """The rows in record batches of at most `size` rows (a reader's own batches as they come)."""
     if isinstance(rows, pa.Table):
         yield from rows.to_batches(max_chunksize=size)

@@ -21,6 +21,7 @@ from .corpus.write import write_deduplicated_input
 from .engine import Engine, run_engine
 from .errors import EngineError, Interrupted
 from .index import clusters
+from .output import STREAM_ROWS
 from .records import checkpoints, input_fingerprint
 from .reports import Progress, RunResult, StageReport, Summary
 from .runner import STAGES_KEPT, run_stages
@@ -190,7 +191,6 @@ PAIRS_QUERY = {PairsListed.all: "export_pairs", PairsListed.between_groups: "exp
 PAIRS_SCHEMA = pa.schema(
     [("id_a", pa.string()), ("id_b", pa.string()), ("jaccard", pa.float64()), ("estimate", pa.float64())]
 )
-STREAM_ROWS = 65_536  # rows per batch of a result written or printed as it is read
 NOTHING_KEPT = "interrupted; a run without --db keeps nothing (give --db to resume a long run)"
 
 # A DuckDB run without --db keeps its tables in memory when its texts are at most this many bytes:

@@ -103,12 +103,15 @@ def closed_pipe_is_normal() -> Iterator[None]:
         raise typer.Exit(0) from None
 
 
-def print_table(rows: "pa.Table | pa.RecordBatchReader", output_format: TableFormat) -> None:
-    """Rows (a table, or a reader streamed batch by batch) on stdout in the format asked for."""
+def print_table(
+    rows: "pa.Table | pa.RecordBatchReader", output_format: TableFormat, max_width: int | None = None
+) -> None:
+    """Rows (a table, or a reader streamed batch by batch) on stdout in the format asked for; a
+    table wider than max_width characters one record at a time."""
     from ..output import TextTable, batches, write_csv, write_jsonl
 
     with closed_pipe_is_normal():
-        table = TextTable(sys.stdout, rows.schema) if output_format == TableFormat.table else None
+        table = TextTable(sys.stdout, rows.schema, max_width=max_width) if output_format == TableFormat.table else None
         header = True
         for batch in batches(rows):
             if table is not None:

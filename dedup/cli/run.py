@@ -283,7 +283,6 @@ def print_results(engine: "Engine", query: str, output_format: TableFormat) -> N
     import shutil
 
     from ..index.explore import results, statements
-    from ..output import TextTable, write_csv, write_jsonl
 
     texts = statements(engine, query)
     if output_format != TableFormat.table and len(texts) > 1:
@@ -298,20 +297,7 @@ def print_results(engine: "Engine", query: str, output_format: TableFormat) -> N
     for number, reader in enumerate(results(engine, ";\n".join(texts))):
         if number:
             sys.stdout.write("\n")
-        table = TextTable(sys.stdout, reader.schema, max_width=width) if output_format == TableFormat.table else None
-        header = True
-        for batch in reader:
-            if table is not None:
-                table.write(batch)
-            elif output_format == TableFormat.csv:
-                write_csv(batch, sys.stdout, header=header)
-            else:
-                write_jsonl(batch, sys.stdout)
-            header = False
-        if table is not None and table.widths is None:  # no rows: the header still shows the columns
-            table.write(reader.schema.empty_table())
-        if output_format == TableFormat.csv and header:
-            write_csv(reader.schema.empty_table(), sys.stdout)
+        print_table(reader, output_format, max_width=width)
 
 
 def interactive(engine: "Engine", output_format: TableFormat, read_line: Callable[[str], str]) -> None:

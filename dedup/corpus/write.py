@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import InputError, UsageError
-from ..output import FORMATS, format_for, replacing, write_rows, written
+from ..output import FORMATS, format_for, replacing, write_rows
 from ..settings import Settings
 from .read import (
     OUTSIDE_LINK,
@@ -95,21 +94,9 @@ def write_deduplicated_input(
     written under a temporary name and kept only if the input is still what the run read.
     """
     check_target(settings, out)
-    source = settings.inputs[0]
-    if source.is_dir() and not is_table(source, settings.lines):
-        partial = out.with_name(f".dedup-part-{os.getpid()}.{out.name}")
-        try:
-            with written(out):
-                _write_copy(settings, partial, dropped)
-            _check_unchanged(source, read)
-            partial.rename(out)
-        finally:
-            if partial.exists():
-                shutil.rmtree(partial)
-        return
-    with replacing(out) as target:
+    with replacing(out) as target:  # a file, or a folder (_write_copy makes it)
         _write_copy(settings, target, dropped)
-        _check_unchanged(source, read)
+        _check_unchanged(settings.inputs[0], read)
 
 
 def _check_unchanged(source: Path, read: tuple[FileStamp, ...] | None) -> None:

@@ -11,7 +11,7 @@ import pyarrow as pa
 from ..choices import ExportKind, Keep
 from ..engine import Engine
 from ..errors import UsageError
-from ..output import FORMATS, batches, check_writable, format_for, replacing, write_table
+from ..output import FORMATS, STREAM_ROWS, batches, check_writable, format_for, replacing, write_table
 from ..sqlfiles import query
 from .clusters import build_clusters
 
@@ -51,9 +51,6 @@ def export_rows(engine: Engine, what: ExportKind | str, keep: Keep | str | None 
     reader = engine.stream_arrow(query(f"export_{what.value}", dialect=engine.dialect), STREAM_ROWS)
     assert reader is not None, "an export query has rows"
     return reader
-
-
-STREAM_ROWS = 65_536
 
 
 def write_exports(engine: Engine, exports: Sequence[tuple[ExportKind, Path]]) -> None:
