@@ -52,6 +52,7 @@ def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, obj
             banding.bands, banding.rows
         ),
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),
+        "exact_copies": lambda: fragment("exact_copies", dialect),
         "shingle_texts": lambda: shingle_texts(kind, k, "documents", dialect),
         # DuckDB's shingles stage reads the documents in slices, one pipeline each (sql/02_shingles.sql)
         "shingle_texts_of_slices": lambda: shingle_texts(kind, k, "document_slices", dialect),

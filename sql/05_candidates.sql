@@ -1,5 +1,5 @@
 -- stage:  candidates
--- reads:  band_hashes(doc_id, band, bucket), documents(doc_id, norm)
+-- reads:  band_hashes(doc_id, band, bucket), documents(doc_id, id, norm)
 -- writes: candidates(doc_id_a, doc_id_b, shared_bands)
 -- params: $bands
 -- methods: lsh
@@ -10,10 +10,11 @@
 -- doc_id) and its pairs are expanded to the groups' members; two copies share all $bands bands.
 -- The rows are those of the join on every document: a group of 5,000 copies made 12.5M pairs in
 -- each of the 21 bands (262M joined rows) to count; here 12.5M rows, listed.
-with copies as (
-    select d.doc_id, min(d.doc_id) over (partition by d.norm) as rep
-    from documents as d
-    semi join (select distinct doc_id from band_hashes) as h on h.doc_id = d.doc_id
+with involved as (
+    select doc_id from band_hashes
+),
+copies as (
+{{ exact_copies }}
 ),
 rep_buckets as (
     select h.doc_id, h.band, h.bucket

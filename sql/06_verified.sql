@@ -1,5 +1,5 @@
 -- stage:  verified
--- reads:  candidates(doc_id_a, doc_id_b, shared_bands), documents(doc_id, norm), shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
+-- reads:  candidates(doc_id_a, doc_id_b, shared_bands), documents(doc_id, id, norm), shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
 -- writes: verified(doc_id_a, doc_id_b, shared_bands, intersection, union_size, jaccard)
 -- params: (none)
 -- One row per candidate with its exact Jaccard similarity |A n B| / |A u B| over the two
@@ -21,9 +21,7 @@ with involved as (
     select doc_id_b from candidates
 ),
 copies as (
-    select d.doc_id, min(d.doc_id) over (partition by d.norm) as rep
-    from documents as d
-    semi join involved as i on i.doc_id = d.doc_id
+{{ exact_copies }}
 ),
 candidate_reps as (
     select

@@ -18,9 +18,7 @@ involved as (
     select doc_id_b from kept
 ),
 copies as (
-    select d.doc_id, d.id, min(d.doc_id) over (partition by d.norm) as rep
-    from documents as d
-    where d.doc_id in (select doc_id from involved)
+{{ exact_copies }}
 ),
 kept_reps as (
     select

@@ -29,7 +29,9 @@ KEYWORDS = {"lateral", "unnest", "range", "select", "values"}
 def body_of(text: str) -> str:
     """The statement without its comments, fragments filled (shingle_texts by the char fragment)."""
     shingles = read_sql("fragments/shingle_texts_char.sql").text
-    filled = fill(fill(text, {"shingle_texts": shingles, "shingle_texts_of_slices": shingles, **FRAGMENTS}), FRAGMENTS)
+    copies = read_sql("fragments/exact_copies.sql").text
+    fragments = {"shingle_texts": shingles, "shingle_texts_of_slices": shingles, "exact_copies": copies}
+    filled = fill(fill(text, {**fragments, **FRAGMENTS}), FRAGMENTS)
     lines = [line.split("--", 1)[0] for line in filled.splitlines()]
     return "\n".join(lines).lower()
 

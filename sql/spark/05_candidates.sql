@@ -1,5 +1,5 @@
 -- stage:  candidates
--- reads:  band_hashes(doc_id, band, bucket), documents(doc_id, norm)
+-- reads:  band_hashes(doc_id, band, bucket), documents(doc_id, id, norm)
 -- writes: candidates(doc_id_a, doc_id_b, shared_bands)
 -- params: $hot_bucket_rows, $bands
 -- methods: lsh
@@ -11,13 +11,11 @@
 -- the part; each pair still meets exactly once, so the counts are DuckDB's.
 -- Exact copies first, as in sql/05_candidates.sql: the bucket join runs on one representative per
 -- group of documents with the same normalized text, and its pairs are expanded to the members.
-with band_docs as (
+with involved as (
     select distinct doc_id from band_hashes
 ),
 copies as (
-    select d.doc_id, min(d.doc_id) over (partition by d.norm) as rep
-    from documents as d
-    left semi join band_docs as h on h.doc_id = d.doc_id
+{{ exact_copies }}
 ),
 rep_buckets as (
     select h.doc_id, h.band, h.bucket

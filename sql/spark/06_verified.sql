@@ -1,5 +1,5 @@
 -- stage:  verified
--- reads:  candidates(doc_id_a, doc_id_b, shared_bands), documents(doc_id, norm), shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
+-- reads:  candidates(doc_id_a, doc_id_b, shared_bands), documents(doc_id, id, norm), shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
 -- writes: verified(doc_id_a, doc_id_b, shared_bands, intersection, union_size, jaccard)
 -- params: (none)
 -- dialect: spark. Why it differs from sql/06_verified.sql (same rows): joined row by row, the
@@ -15,9 +15,7 @@ with involved as (
     select doc_id_b from candidates
 ),
 copies as (
-    select d.doc_id, min(d.doc_id) over (partition by d.norm) as rep
-    from documents as d
-    left semi join involved as i on i.doc_id = d.doc_id
+{{ exact_copies }}
 ),
 candidate_reps as (
     select
