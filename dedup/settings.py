@@ -14,7 +14,10 @@ from .errors import UsageError
 from .hashing import DEFAULT_SEED
 
 # DuckDB's memory_limit syntax: a number and a unit (500MB, 2GiB, 1.5 GB).
-MEMORY_LIMIT = re.compile(r"^\s*\d+(\.\d+)?\s*(b|bytes|kb|mb|gb|tb|kib|mib|gib|tib)\s*$", re.IGNORECASE)
+MEMORY_LIMIT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(b|bytes|kb|mb|gb|tb|kib|mib|gib|tib)\s*$", re.IGNORECASE)
+# Its units, as DuckDB reads them: KB, MB, ... powers of 1000; KiB, MiB, ... of 1024.
+MEMORY_UNITS = {"b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
+MEMORY_UNITS |= {"kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
 
 # Bounds that keep a run finite: DuckDB's regular expressions (RE2) repeat at most 1,000 times
 # (`invalid repetition size` beyond); a signature has one column per permutation (16,384 ran for
@@ -150,15 +153,12 @@ class Settings:
 
     @property
     def memory_bytes(self) -> int | None:
-        """--memory-limit in bytes (KB, MB, ... are powers of 1000 as DuckDB reads them; KiB, MiB of 1024)."""
+        """--memory-limit in bytes (MEMORY_UNITS)."""
         if self.memory_limit is None:
             return None
-        match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*", self.memory_limit.lower())
+        match = MEMORY_LIMIT.match(self.memory_limit)
         assert match is not None, "checked in __post_init__"
-        number, unit = float(match.group(1)), match.group(2)
-        scale = {"b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
-        scale |= {"kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
-        return int(number * scale[unit])
+        return int(float(match.group(1)) * MEMORY_UNITS[match.group(2).lower()])
 
     @property
     def detection_probability(self) -> float:

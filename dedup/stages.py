@@ -110,15 +110,16 @@ BYTES_PER_BATCH_ROW = 128
 MIN_BATCH = 50_000
 
 
-def batch_sizes(memory_bytes: int | None) -> dict[str, dict[str, int]]:
-    """The bounds of the batches of each batched table (batch_ranges_<table>.sql)."""
+def batch_sizes(memory_bytes: int | None, bands: int) -> dict[str, dict[str, int]]:
+    """The bounds of the batches of each batched table (batch_ranges_<table>.sql); `bands` tells
+    a likely pair of copies among the candidates (it collides in every band)."""
     characters, shingles = BATCH_CHARACTERS, BATCH_SHINGLES
     if memory_bytes is not None:
         rows = max(MIN_BATCH, memory_bytes // BYTES_PER_BATCH_ROW)
         characters, shingles = min(characters, rows), min(shingles, rows)
     return {
         "documents": {"characters": characters, "documents": BATCH_DOCUMENTS},
-        "candidates": {"shingles": shingles},
+        "candidates": {"shingles": shingles, "bands": bands},
     }
 
 
@@ -163,8 +164,7 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
         + (("staging_create", "staging_enter", "staging_leave") if batched else ())
         + (("spark_input_digest", "spark_skipped", "spark_duplicate_ids") if dialect == "spark" else ())
     }
-    sizes = batch_sizes(settings.memory_bytes)
-    sizes["candidates"]["bands"] = settings.banding.bands
+    sizes = batch_sizes(settings.memory_bytes, settings.banding.bands)
     for table in dict.fromkeys(t for t in batched_on if t is not None):
         queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect)
         queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect)
