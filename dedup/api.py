@@ -175,8 +175,11 @@ class Index:
     def __repr__(self) -> str:
         return f"dedup.Index({str(self.path)!r})"
 
-    def add(self, inputs: Inputs = None, *, documents: Any = None, replace: bool = False, keep: str = "first") -> str:
-        """Add documents (paths as `dedup add` reads them, or documents in memory); returns the summary."""
+    def add(
+        self, inputs: Inputs = None, *, documents: Any = None, replace: bool = False, keep: str | None = None
+    ) -> str:
+        """Add documents (paths as `dedup add` reads them, or documents in memory); returns the summary.
+        keep: the survivor rule of the clusters, by default the rule they were built by."""
         from .documents import as_table, is_in_memory
         from .index.documents import add_documents, open_index
 

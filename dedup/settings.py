@@ -28,6 +28,23 @@ MAX_THREADS = 256
 
 
 @dataclass(frozen=True)
+class Limits:
+    """Where and how much DuckDB works: what a run and every command on a database may set."""
+
+    threads: int | None = None
+    memory_limit: str | None = None
+    temp_dir: Path | None = None
+
+    def __post_init__(self) -> None:
+        if self.threads is not None and not 1 <= self.threads <= MAX_THREADS:
+            raise UsageError(f"--threads must be between 1 and {MAX_THREADS}, got {self.threads:,}")
+        if self.memory_limit is not None and not MEMORY_LIMIT.match(self.memory_limit):
+            raise UsageError(f"--memory-limit must be a size such as 500MB or 2GB, got {self.memory_limit!r}")
+        if self.temp_dir is not None and self.temp_dir.exists() and not self.temp_dir.is_dir():
+            raise UsageError(f"--temp-dir is not a folder: {self.temp_dir}")
+
+
+@dataclass(frozen=True)
 class Settings:
     inputs: tuple[Path, ...]
     threshold: float = 0.8
@@ -80,12 +97,7 @@ class Settings:
                 f"--num-perm must be between 1 and {MAX_NUM_PERM:,} (a signature is one SQL column per "
                 f"permutation), got {self.num_perm:,}"
             )
-        if self.threads is not None and not 1 <= self.threads <= MAX_THREADS:
-            raise UsageError(f"--threads must be between 1 and {MAX_THREADS}, got {self.threads:,}")
-        if self.memory_limit is not None and not MEMORY_LIMIT.match(self.memory_limit):
-            raise UsageError(f"--memory-limit must be a size such as 500MB or 2GB, got {self.memory_limit!r}")
-        if self.temp_dir is not None and self.temp_dir.exists() and not self.temp_dir.is_dir():
-            raise UsageError(f"--temp-dir is not a folder: {self.temp_dir}")
+        Limits(self.threads, self.memory_limit, self.temp_dir)  # checked as every command checks them
         if not 0 <= self.seed < 2**63:
             raise UsageError(f"--seed must be between 0 and 2^63-1, got {self.seed}")
         if self.ids_file is not None and (not self.lines or len(self.inputs) != 1):

@@ -110,10 +110,10 @@ def test_add_or_remove_stopped_before_its_clusters_were_rebuilt_leaves_the_index
     db = make_index(tmp_path, docs)
     before = result_tables(db), rows(db, "select * from clusters order by all")
 
-    def stopped(engine, keep):
+    def stopped(engine, first_new, keep):
         raise SystemExit(130)  # what dedup's SIGINT handler raises, wherever the command is
 
-    monkeypatch.setattr(index_documents, "build_clusters", stopped)
+    monkeypatch.setattr(index_documents, "update_clusters", stopped)
     late = write_jsonl(tmp_path / "late.jsonl", {"late": next(iter(docs.values())) + " and more words"})
     result = run_cli(*(("remove", db, "d0000") if change == "remove" else ("add", db, late, "-q")))
     assert result.exit_code == 130, result.stderr

@@ -59,6 +59,10 @@ def delimiter_value(delimiter: str | None) -> str | None:
 
 
 Threads = Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")]
+MemoryLimit = Annotated[
+    Optional[str],
+    typer.Option(help="DuckDB memory limit, e.g. 2GB; larger work spills to <db>.tmp next to the database."),
+]
 
 STDOUT = Path("-")  # `--output -`
 Db = Annotated[Path, typer.Argument(metavar="DB", help="A database left by `dedup run --db`.")]

@@ -7,7 +7,8 @@ import typer
 
 from ..choices import ExportKind, Keep, ShingleType, TableFormat
 from ..errors import DedupError, UsageError
-from .common import Db, OutputFormat, command_group, fail, print_table, stderr, stoppable
+from ..settings import Limits
+from .common import Db, MemoryLimit, OutputFormat, command_group, fail, print_table, stderr, stoppable
 
 app = command_group()
 
@@ -19,6 +20,7 @@ def clusters(
         Keep, typer.Option(help="Survivor of each cluster: first, min-id, longest, shortest.")
     ] = Keep.first,
     output_format: OutputFormat = TableFormat.table,
+    memory_limit: MemoryLimit = None,
 ) -> None:
     """(Re)build the clusters table (connected components of the pairs) and print clusters of 2 or more.
 
@@ -28,7 +30,7 @@ def clusters(
     from ..index.export import export_table
 
     try:
-        with open_index(db) as con:
+        with open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
             table = export_table(con, ExportKind.clusters, keep)
     except DedupError as error:
         fail(error)
@@ -45,6 +47,7 @@ def export(
     keep: Annotated[
         Optional[Keep], typer.Option(help="Rebuild clusters with this survivor rule [default: as built, else first].")
     ] = None,
+    memory_limit: MemoryLimit = None,
 ) -> None:
     """Export pairs, clusters, the duplicates to drop, the survivors, or an adjacency list.
 
@@ -57,7 +60,7 @@ def export(
     try:
         export_format(output)
         check_targets([("--output", output)], db)
-        with open_index(db) as con:
+        with open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
             written = write_export(export_rows(con, what, keep), output, what)
     except DedupError as error:
         fail(error)
@@ -70,6 +73,7 @@ def explain(
     id_a: Annotated[str, typer.Argument(help="Id of the first document.")],
     id_b: Annotated[str, typer.Argument(help="Id of the second document.")],
     examples: Annotated[int, typer.Option(help="Example shingles of each kind.")] = 3,
+    memory_limit: MemoryLimit = None,
 ) -> None:
     """Why two documents were (or were not) paired: shingles, Jaccard, bands that collided, stage.
 
@@ -79,7 +83,7 @@ def explain(
     from ..index.explain import explain_pair, format_explanation
 
     try:
-        with open_index(db, read_only=True) as con:
+        with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
             explanation = explain_pair(con, id_a, id_b, examples)
     except DedupError as error:
         fail(error)
@@ -91,6 +95,7 @@ def buckets(
     db: Db,
     top: Annotated[int, typer.Option(help="How many of the largest buckets to list.")] = 10,
     samples: Annotated[int, typer.Option(help="Sample document ids per bucket.")] = 3,
+    memory_limit: MemoryLimit = None,
 ) -> None:
     """Bucket sizes per band and the largest buckets with sample documents (boilerplate shows here).
 
@@ -101,7 +106,7 @@ def buckets(
     from ..output import write_text_table
 
     try:
-        with open_index(db, read_only=True) as con:
+        with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
             per_band = bucket_sizes(con)
             largest = largest_buckets(con, top, samples)
     except DedupError as error:
@@ -124,6 +129,7 @@ def query(
     ] = None,
     min_bands: Annotated[int, typer.Option(help="Candidates must share at least this many band buckets.")] = 1,
     output_format: OutputFormat = TableFormat.table,
+    memory_limit: MemoryLimit = None,
 ) -> None:
     """The documents of the index similar to one document, with exact Jaccard, without a new run.
 
@@ -143,7 +149,7 @@ def query(
                 text = decode(file.read_bytes())[0]
             except OSError as error:  # a folder, or a file that cannot be read: not a traceback
                 raise UsageError(f"cannot read --file {file}: {error.strerror}") from None
-        with open_index(db, read_only=True) as con:
+        with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
             table = query_index(con, text=text, doc_id=doc_id, min_jaccard=min_jaccard, min_bands=min_bands)
     except DedupError as error:
         fail(error)
@@ -158,7 +164,9 @@ def add(
         typer.Argument(metavar="INPUT...", help="Folders, text files, or tables, read as `dedup run` reads them."),
     ],
     replace: Annotated[bool, typer.Option("--replace", help="Replace documents whose id is already indexed.")] = False,
-    keep: Annotated[Keep, typer.Option(help="Survivor rule for the rebuilt clusters.")] = Keep.first,
+    keep: Annotated[
+        Optional[Keep], typer.Option(help="Survivor rule of the clusters (default: the rule they were built by).")
+    ] = None,
     shingle_type: Annotated[Optional[ShingleType], typer.Option(help="Must match the index if given.")] = None,
     shingle_size: Annotated[Optional[int], typer.Option("--shingle-size", "-k", help="Must match the index.")] = None,
     num_perm: Annotated[Optional[int], typer.Option(help="Must match the index if given.")] = None,
@@ -166,6 +174,7 @@ def add(
     bands: Annotated[Optional[int], typer.Option(help="Must match the index if given.")] = None,
     threshold: Annotated[Optional[float], typer.Option("--threshold", "-t", help="Must match the index.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")] = False,
+    memory_limit: MemoryLimit = None,
 ) -> None:
     """Add documents to an index: only new ones are shingled and hashed; pairs as a run on the union.
 
@@ -182,7 +191,7 @@ def add(
         "threshold": threshold,
     }
     try:
-        with stoppable() as attach, open_index(db) as con:
+        with stoppable() as attach, open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
             attach(con)
             report = add_documents(con, tuple(inputs), replace=replace, keep=keep, requested=requested)
     except DedupError as error:
@@ -195,7 +204,10 @@ def add(
 def remove(
     db: Db,
     ids: Annotated[list[str], typer.Argument(help="Ids of the documents to remove.")],
-    keep: Annotated[Keep, typer.Option(help="Survivor rule for the rebuilt clusters.")] = Keep.first,
+    keep: Annotated[
+        Optional[Keep], typer.Option(help="Survivor rule of the clusters (default: the rule they were built by).")
+    ] = None,
+    memory_limit: MemoryLimit = None,
 ) -> None:
     """Remove documents (and their pairs) from an index.
 
@@ -204,7 +216,7 @@ def remove(
     from ..index.documents import open_index, remove_documents
 
     try:
-        with stoppable() as attach, open_index(db) as con:
+        with stoppable() as attach, open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
             attach(con)
             removed = remove_documents(con, ids, keep=keep)
     except DedupError as error:
@@ -216,6 +228,7 @@ def remove(
 def list_documents(
     db: Db,
     output_format: OutputFormat = TableFormat.table,
+    memory_limit: MemoryLimit = None,
 ) -> None:
     """List the documents of an index with their shingle, pair and cluster counts.
 
@@ -224,7 +237,7 @@ def list_documents(
     from ..index.documents import document_list, open_index
 
     try:
-        with open_index(db, read_only=True) as con:
+        with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
             table = document_list(con)
     except DedupError as error:
         fail(error)

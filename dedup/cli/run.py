@@ -19,6 +19,7 @@ from .common import (
     IdColumn,
     Inputs,
     Lines,
+    MemoryLimit,
     NumPerm,
     OutputFormat,
     Rows,
@@ -258,6 +259,7 @@ def sql(
         typer.Argument(help="SQL to run, read-only; several statements separated by ; [default: read from stdin]."),
     ] = None,
     output_format: OutputFormat = TableFormat.table,
+    memory_limit: MemoryLimit = None,
 ) -> None:
     """Run read-only SQL on a run's database and print every statement's result, streamed.
 
@@ -267,9 +269,10 @@ def sql(
     Example: dedup sql run.duckdb "select * from pairs order by jaccard desc limit 10"
     """
     from ..index.explore import open_readonly
+    from ..settings import Limits
 
     try:
-        with open_readonly(db) as engine, closed_pipe_is_normal():
+        with open_readonly(db, Limits(memory_limit=memory_limit)) as engine, closed_pipe_is_normal():
             if query is None and sys.stdin.isatty():
                 interactive(engine, output_format, input)
             else:

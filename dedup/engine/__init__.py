@@ -26,7 +26,7 @@ The interface (the truth for a second engine such as Spark):
   (or a temporary folder).
 - `open_engine(path, settings=None, read_only=False, in_memory=False)`: the DuckDB engine for a
   database file (or an in-memory database when path is None or in_memory, spilling where the file's
-  would) with the user's limits. `engine_for(dialect)` is the
+  would) with the user's limits (a run's Settings, or a command's Limits). `engine_for(dialect)` is the
   class, for what needs no database (show-sql).
 - `DuckDBEngine` (duckdb.py) is the only module of dedup that imports duckdb.
 """
@@ -43,7 +43,7 @@ from ..statement import Statement
 from .protocol import Engine
 
 if TYPE_CHECKING:
-    from ..settings import Settings
+    from ..settings import Limits, Settings
     from .duckdb import DuckDBEngine
 
 __all__ = ["Engine", "Statement", "run_engine", "open_engine", "engine_for", "temp_directory", "DIALECTS"]
@@ -51,7 +51,7 @@ __all__ = ["Engine", "Statement", "run_engine", "open_engine", "engine_for", "te
 DIALECTS = ("duckdb",)
 
 
-def temp_directory(path: Path, settings: Settings | None) -> Path:
+def temp_directory(path: Path, settings: Settings | Limits | None) -> Path:
     """Where an engine spills: --temp-dir, or a folder next to the database (`<db>.tmp`)."""
     if settings is not None and settings.temp_dir is not None:
         return settings.temp_dir
@@ -68,7 +68,7 @@ def engine_for(dialect: str) -> type[DuckDBEngine]:
 
 def open_engine(
     path: Path | None,
-    settings: Settings | None = None,
+    settings: Settings | Limits | None = None,
     read_only: bool = False,
     *,
     in_memory: bool = False,

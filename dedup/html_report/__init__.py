@@ -14,6 +14,7 @@ from pathlib import Path
 from ..engine import open_engine
 from ..errors import DedupError, UsageError
 from ..records import check_finished
+from ..settings import Limits
 from .data import gather
 from .page import write
 
@@ -28,12 +29,12 @@ class Built:
     seconds: float
 
 
-def build_report(db: Path, output: Path, top: int = 10, sample_pairs: int = 20) -> Built:
+def build_report(db: Path, output: Path, top: int = 10, sample_pairs: int = 20, limits: Limits | None = None) -> Built:
     """Read the run's database (read-only) and write the report to `output`."""
     clock = time.perf_counter()
     if not db.exists():
         raise UsageError(f"no database at {db} (create one with `dedup run ... --db {db}`)")
-    engine = open_engine(db, read_only=True)
+    engine = open_engine(db, limits, read_only=True)
     try:
         missing = [table for table in REPORT_TABLES if not engine.has_table(table)]
         if missing:

@@ -17,10 +17,10 @@ from ..errors import DedupError, UsageError
 from ..hashing import SCHEME
 from ..interrupts import committing
 from ..records import check_finished, forget_stages, latest_run, record_change
-from ..settings import Settings
+from ..settings import Limits, Settings
 from ..sqlfiles import query, quote_identifier
 from ..stages import compile_stage, stage_named
-from .clusters import build_clusters
+from .clusters import update_clusters
 
 INDEX_TABLES = ("documents", "shingles", "signatures", "band_hashes", "candidates", "verified", "pairs", "runs")
 PER_DOCUMENT_STAGES = ("documents", "shingles", "signatures", "band_hashes")
@@ -29,10 +29,10 @@ UNCHANGED = "interrupted; the index is unchanged"
 
 
 @contextmanager
-def open_index(db: Path, read_only: bool = False) -> Iterator[Engine]:
+def open_index(db: Path, read_only: bool = False, limits: Limits | None = None) -> Iterator[Engine]:
     if not db.exists():
         raise UsageError(f"no database at {db} (create one with `dedup run ... --db {db}`)")
-    engine = open_engine(db, read_only=read_only)
+    engine = open_engine(db, limits, read_only=read_only)
     try:
         missing = [table for table in INDEX_TABLES if not engine.has_table(table)]
         if missing:
@@ -110,7 +110,7 @@ def add_documents(
     inputs: tuple[Path, ...],
     *,
     replace: bool = False,
-    keep: Keep | str = Keep.first,
+    keep: Keep | str | None = None,
     requested: Mapping[str, object] | None = None,
     documents: pa.Table | None = None,
 ) -> str:
@@ -139,7 +139,7 @@ def add_documents(
         engine.unregister("raw_skipped")
         counts = engine.fetch_rows(query("index_counts", {"added": len(raw)}, dialect))[0][0]
         record_change(engine, counts, {"add": round(time.perf_counter() - clock, 4)})
-        build_clusters(engine, keep)  # in the same step: never the clusters of the index before
+        update_clusters(engine, first_new, keep)  # in the same step: never the clusters of the index before
         committing()  # from here the change is saved: a Ctrl-C now must not say it was not
     new_pairs = engine.fetch_rows(query("index_new_pairs", {"first_new": first_new}, dialect))[0][0]
     latin1 = f", {corpus.latin1} decoded as Latin-1" if corpus.latin1 else ""  # counted, as a run's summary does
@@ -211,7 +211,7 @@ def _delete(engine: Engine, doc_ids: list[int]) -> None:
         engine.unregister("removed_doc_ids")
 
 
-def remove_documents(engine: Engine, ids: list[str], keep: Keep | str = Keep.first) -> int:
+def remove_documents(engine: Engine, ids: list[str], keep: Keep | str | None = None) -> int:
     found = doc_ids_of(engine, ids)
     missing = [i for i in ids if i not in found]
     if missing:
@@ -219,7 +219,8 @@ def remove_documents(engine: Engine, ids: list[str], keep: Keep | str = Keep.fir
     with engine.atomic(UNCHANGED):
         forget_stages(engine)
         _delete(engine, list(found.values()))
-        build_clusters(engine, keep)  # in the same step: never the clusters of the index before
+        first_new = engine.fetch_rows(query("index_next_numbers", dialect=engine.dialect))[0][0]
+        update_clusters(engine, first_new, keep)  # in the same step: never the clusters of the index before
         committing()
     return len(found)
 

@@ -10,15 +10,17 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..engine import Engine, open_engine
+from ..settings import Limits
 from ..sqlfiles import user_query
 
 BATCH_ROWS = 2048
 
 
 @contextmanager
-def open_readonly(db: Path) -> Iterator[Engine]:
-    """The database opened read-only and sealed: the user's statements read it and no other file."""
-    engine = open_engine(db, read_only=True, sealed=True)
+def open_readonly(db: Path, limits: Limits | None = None) -> Iterator[Engine]:
+    """The database opened read-only and sealed: the user's statements read it and no other file
+    (DuckDB still spills to its own temporary folder under a memory limit)."""
+    engine = open_engine(db, limits, read_only=True, sealed=True)
     try:
         yield engine
     finally:

@@ -26,35 +26,54 @@ members as (
     join largest as l on l.cluster_id = c.cluster_id
     group by c.cluster_id
 ),
-shown as (
-    select
-        c.cluster_id,
-        p.doc_id_a,
-        p.doc_id_b,
-        p.jaccard,
-        p.estimate,
-        row_number() over (
-            partition by c.cluster_id
-            order by (p.doc_id_a = s.survivor or p.doc_id_b = s.survivor) desc, p.jaccard, p.doc_id_a, p.doc_id_b
-        ) as rank
+-- The pair shown: the least similar pair of the survivor, found among the survivors' own pairs
+-- (a few per cluster, not the n(n-1)/2 of a cluster of copies), or else the least similar pair
+-- of the cluster; Jaccard, then doc_ids, break ties.
+survivor_pairs as (
+    select s.cluster_id, p.doc_id_a, p.doc_id_b, p.jaccard, p.estimate
+    from survivors as s
+    join pairs as p on p.doc_id_a = s.survivor
+    union all
+    select s.cluster_id, p.doc_id_a, p.doc_id_b, p.jaccard, p.estimate
+    from survivors as s
+    join pairs as p on p.doc_id_b = s.survivor
+),
+alone as (  -- the members of the clusters whose survivor has no pair of its own
+    select c.cluster_id, c.doc_id
     from clusters as c
     join largest as l on l.cluster_id = c.cluster_id
-    join survivors as s on s.cluster_id = c.cluster_id
-    join pairs as p on p.doc_id_a = c.doc_id
+    where c.cluster_id not in (select cluster_id from survivor_pairs)
+),
+candidates as (
+    select * from survivor_pairs
+    union all
+    select a.cluster_id, p.doc_id_a, p.doc_id_b, p.jaccard, p.estimate
+    from alone as a
+    join pairs as p on p.doc_id_a = a.doc_id
+),
+shown as (
+    select
+        cluster_id,
+        min_by(
+            {'doc_id_a': doc_id_a, 'doc_id_b': doc_id_b, 'jaccard': jaccard, 'estimate': estimate},
+            (jaccard, doc_id_a, doc_id_b)
+        ) as pick
+    from candidates
+    group by cluster_id
 )
 select
     l.cluster_id,
     l.size,
     s.survivor_id,
     m.member_ids,
-    p.doc_id_a,
-    p.doc_id_b,
+    p.pick.doc_id_a,
+    p.pick.doc_id_b,
     da.id as id_a,
     db.id as id_b,
-    p.jaccard,
-    p.estimate,
-    p.doc_id_a = s.survivor as survivor_a,
-    p.doc_id_b = s.survivor as survivor_b,
+    p.pick.jaccard,
+    p.pick.estimate,
+    p.pick.doc_id_a = s.survivor as survivor_a,
+    p.pick.doc_id_b = s.survivor as survivor_b,
     left(da.text, $max_chars) as text_a,
     left(db.text, $max_chars) as text_b,
     length(da.text) as length_a,
@@ -62,7 +81,7 @@ select
 from largest as l
 join survivors as s on s.cluster_id = l.cluster_id
 join members as m on m.cluster_id = l.cluster_id
-left join shown as p on p.cluster_id = l.cluster_id and p.rank = 1
-left join documents as da on da.doc_id = p.doc_id_a
-left join documents as db on db.doc_id = p.doc_id_b
+left join shown as p on p.cluster_id = l.cluster_id
+left join documents as da on da.doc_id = p.pick.doc_id_a
+left join documents as db on db.doc_id = p.pick.doc_id_b
 order by l.size desc, l.cluster_id
