@@ -86,7 +86,7 @@ def run(
     from .corpus.read import check_column_options
     from .documents import as_table, is_in_memory
     from .hashing import DEFAULT_SEED
-    from .index.export import checked_exports, needs_clusters
+    from .index.export import checked_exports
     from .pipeline import run_settings
     from .settings import Settings
 
@@ -129,8 +129,6 @@ def run(
         check_column_options(settings.inputs, lines, id_column, text_column)
     out = Path(write_deduplicated) if write_deduplicated is not None else None
     wanted = checked_exports((exports or {}).items())
-    if settings.engine == "duckdb" or keep is not None or any(needs_clusters(what) for what, _ in wanted):
-        keep = keep or "first"  # Spark builds clusters only when asked: a table under the work folder
     result = run_settings(
         settings, keep=keep, write_deduplicated=out, documents=table, session=spark, exports=wanted, pairs=pairs
     )

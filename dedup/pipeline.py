@@ -17,10 +17,11 @@ import pyarrow as pa
 from .choices import ExportKind, Keep, PairsListed
 from .corpus.load import load_inputs
 from .corpus.read import read_by_python
-from .corpus.write import write_deduplicated_input
+from .corpus.write import check_not_an_input, check_target, write_deduplicated_input
 from .engine import Engine, run_engine
-from .errors import EngineError, Interrupted
+from .errors import EngineError, Interrupted, UsageError
 from .index import clusters
+from .index.export import needs_clusters
 from .output import STREAM_ROWS
 from .records import checkpoints, input_fingerprint
 from .reports import Progress, RunResult, StageReport, Summary
@@ -34,7 +35,7 @@ __all__ = ["run_settings", "execute", "Progress", "RunResult", "StageReport", "S
 def run_settings(
     settings: Settings,
     *,
-    keep: Keep | str | None = Keep.first,
+    keep: Keep | str | None = None,
     write_deduplicated: Path | None = None,
     progress: Progress | None = None,
     on_open: Callable[[Engine], None] | None = None,
@@ -46,15 +47,16 @@ def run_settings(
     pairs: PairsListed | str = PairsListed.all,
 ) -> RunResult:
     """A whole run, as `dedup run` and `dedup.run` make it on either engine: every stage; then,
-    when the run keeps a database (--db, or a temporary one for --write-deduplicated), its
-    clusters by the keep rule and the deduplicated input if asked; `exports` (what, file): the rows
+    its clusters when clusters_rule says so (keep: the rule given, None when not given) and the
+    deduplicated input if asked; `exports` (what, file): the rows
     `dedup export` would write, from this run's tables. `session`: a SparkSession to run on (engine
     spark). `outputs` (option, file): what the caller writes after the run (--output), checked
     with the run's own files before any work: no output replaces an input, the database or another
     output."""
-    from .corpus.write import check_not_an_input
     from .output import check_targets
 
+    if write_deduplicated is not None and settings.engine == "spark":
+        raise UsageError("--write-deduplicated is not supported with --engine spark yet")
     targets = [*outputs, *(("--export", path) for _, path in exports)]
     for option, path in targets:
         check_not_an_input(settings.inputs, path, option)
@@ -67,7 +69,7 @@ def run_settings(
             progress,
             on_open,
             documents,
-            keep=keep,
+            keep=clusters_rule(kept, keep, exports),
             write_deduplicated=write_deduplicated,
             session=session,
             exports=exports,
@@ -76,12 +78,24 @@ def run_settings(
         )
 
 
+def clusters_rule(
+    settings: Settings, keep: Keep | str | None, exports: Sequence[tuple[ExportKind, Path]]
+) -> Keep | None:
+    """The rule a run builds its clusters by (keep, else first), or None when it builds none: on
+    DuckDB with every database it keeps (--db, or the temporary one of --write-deduplicated) and
+    every export; on Spark, where they are a table under the work folder, only when --keep is given
+    or an export needs them."""
+    if settings.engine == "duckdb":
+        built = settings.db is not None or bool(exports)
+    else:
+        built = keep is not None or any(needs_clusters(what) for what, _ in exports)
+    return Keep(keep or Keep.first) if built else None
+
+
 @contextmanager
 def _kept_database(settings: Settings, write_deduplicated: Path | None) -> Iterator[Settings]:
     """The run's settings, with a temporary database when the deduplicated input needs one."""
     if write_deduplicated is not None:
-        from .corpus.write import check_target
-
         check_target(settings, write_deduplicated)
     if write_deduplicated is None or settings.db is not None:
         yield settings
@@ -161,8 +175,7 @@ def execute(
             elif pairs_to is None:
                 table = engine.fetch_arrow(plan.query(PAIRS_QUERY[listed]))
             result = RunResult(table, summary, inputs.skipped)
-            if keep is not None and (settings.engine == "spark" or settings.db is not None or exports):
-                # the clusters table (on Spark under the work folder, by the same SQL iterated until stable)
+            if keep is not None:  # the clusters table (on Spark under the work folder, by the same SQL)
                 result.dropped = clusters.build(engine, keep)
             # recorded finished once every table is the run's own, the clusters too (until then the
             # index commands refuse a database whose run stopped half-way: dedup.records)

@@ -18,6 +18,11 @@ from dedup.cli import app
         (["runn"], "No such command 'runn'"),
         (["run", "data", "--threshold", "abc"], "Invalid value for '--threshold'"),
         (["query"], "Missing argument"),
+        # said "--db is for the DuckDB engine" (the temporary database of the copy), unasked
+        (
+            ["run", "data/clough", "--engine", "spark", "--write-deduplicated", "copy"],
+            "--write-deduplicated is not supported with --engine spark yet",
+        ),
     ],
 )
 def test_a_usage_mistake_is_one_error_line(args, message):

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import duckdb
+import pyarrow as pa
 import pyarrow.csv as pcsv
 import pyarrow.json as pjson
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 from indexing import invoke, make_index, rows, write_jsonl
 from typer.testing import CliRunner
 
 from dedup.choices import ExportKind
 from dedup.cli import app
 from dedup.engine.duckdb import DuckDBEngine
-from dedup.index.export import export_table
+from dedup.index.export import export_table, write_json
 
 DOCS = {
     "a1": "the quick brown fox jumps over the lazy dog",
@@ -176,3 +181,27 @@ def test_api_exports_on_duckdb(tmp_path):
     out = tmp_path / "kept.csv"
     dedup.run(documents=list(DOCS.items()), threshold=0.5, shingle_size=5, exports={"survivors": out})
     assert out.read_text() == "id\na1\nb1\nc\n"
+
+
+texts = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+
+
+@hypothesis_settings(max_examples=60, deadline=None)
+@given(
+    ids=st.lists(texts, unique=True, max_size=6),
+    similar=st.lists(st.lists(texts, max_size=3), min_size=6, max_size=6),
+    scores=st.lists(st.floats(0, 1), min_size=6, max_size=6),
+    batch=st.integers(1, 4),
+)
+def test_a_json_export_is_streamed_with_the_bytes_of_one_json_dump(ids, similar, scores, batch):
+    """.json is written a batch at a time (before: the whole table in memory), byte for byte what
+    json.dump(..., indent=1) of the whole value writes, newlines and line separators included."""
+    adjacency = pa.table({"id": ids, "similar": similar[: len(ids)]})
+    pairs = pa.table({"id_a": ids, "id_b": list(reversed(ids)), "jaccard": scores[: len(ids)]})
+    for what, table, value in [
+        (ExportKind.adjacency, adjacency, {row["id"]: row["similar"] for row in adjacency.to_pylist()}),
+        (ExportKind.pairs, pairs, pairs.to_pylist()),
+    ]:
+        stream = io.StringIO()
+        assert write_json(table.to_batches(max_chunksize=batch), what, stream) == len(ids)
+        assert stream.getvalue() == json.dumps(value, ensure_ascii=False, indent=1) + "\n"

@@ -150,7 +150,7 @@ def run(
     """
     try:  # a Ctrl-C that lands while the modules load is an interruption like any other
         from ..corpus.read import check_column_options
-        from ..index.export import checked_exports, needs_clusters
+        from ..index.export import checked_exports
         from ..interrupts import interrupt_on_sigint
         from ..output import check_writable, write_table
         from ..pipeline import run_settings
@@ -194,15 +194,12 @@ def run(
             if pairs == PairsListed.none:
                 raise UsageError("--pairs none lists no pairs: drop --output, or list all or between-groups")
         exports = checked_exports(export_options(export or []))
-        # On Spark the clusters are built when --keep is given or an export needs them (on DuckDB
-        # with every --db or --export)
-        source = ctx.get_parameter_source("keep")
-        keep_given = source is not None and source.name != "DEFAULT"
-        clusters_needed = keep_given or any(needs_clusters(what) for what, _ in exports)
+        source = ctx.get_parameter_source("keep")  # None: not given (the library decides what that means)
+        keep_given = keep if source is not None and source.name != "DEFAULT" else None
         with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
             result = run_settings(
                 settings,
-                keep=keep if engine is EngineName.duckdb or clusters_needed else None,
+                keep=keep_given,
                 write_deduplicated=write_deduplicated,
                 progress=progress,
                 on_open=attach,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TextIO
 
 import pyarrow as pa
 
@@ -61,14 +62,11 @@ def write_exports(engine: Engine, exports: Sequence[tuple[ExportKind, Path]]) ->
 
 
 def write_export(rows: pa.Table | pa.RecordBatchReader, path: Path, what: ExportKind | str) -> int:
-    """The rows to `path` (streamed in batches, but for .json: one JSON value); how many were written."""
+    """The rows to `path`, streamed in batches; how many were written."""
     kind = check_writable(path, EXPORT_FORMATS, "export")
     if kind == "json":
-        table = rows if isinstance(rows, pa.Table) else rows.read_all()
         with replacing(path) as target, target.open("w", encoding="utf-8", newline="\n") as stream:
-            json.dump(_json_value(table, ExportKind(what)), stream, ensure_ascii=False, indent=1)
-            stream.write("\n")
-        return table.num_rows
+            return write_json(batches(rows), ExportKind(what), stream)
     count = [0]
 
     def counted(batch: pa.RecordBatch) -> pa.RecordBatch:
@@ -88,12 +86,28 @@ def _is_list(kind: pa.DataType) -> bool:
     return pa.types.is_list(kind) or pa.types.is_large_list(kind)
 
 
-def _json_value(table: pa.Table, what: ExportKind) -> object:
-    rows = table.to_pylist()
-    if what is ExportKind.adjacency:
-        # JSON object keys are strings: an integer id (a line number) becomes "12".
-        return {str(row["id"]): row["similar"] for row in rows}
-    return rows
+def write_json(parts: Iterable[pa.RecordBatch], what: ExportKind, stream: TextIO) -> int:
+    """One JSON value, written a batch at a time: the bytes of `json.dump(value, indent=1)` for the
+    list of rows (the object {id: similar} for an adjacency list) without holding it. Inside a
+    JSON text a newline is always structure (strings escape theirs), so items indent line by line."""
+    adjacency = what is ExportKind.adjacency
+    count = 0
+    for batch in parts:
+        for row in batch.to_pylist():
+            if adjacency:  # JSON object keys are strings: an integer id (a line number) becomes "12"
+                item = json.dumps(str(row["id"]), ensure_ascii=False) + ": " + _dumped(row["similar"])
+            else:
+                item = _dumped(row)
+            stream.write(("{\n" if adjacency else "[\n") if count == 0 else ",\n")
+            stream.write(" " + item.replace("\n", "\n "))
+            count += 1
+    closing = "}" if adjacency else "]"
+    stream.write(("{}" if adjacency else "[]") + "\n" if count == 0 else "\n" + closing + "\n")
+    return count
+
+
+def _dumped(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=1)
 
 
 def _lists_as_json(batch: pa.RecordBatch) -> pa.RecordBatch:
