@@ -3,8 +3,8 @@
     python benchmarks/index_upkeep.py                       # this checkout's dedup
     python benchmarks/index_upkeep.py --vs "env PYTHONPATH=/path/to/old/checkout dedup"
 
-Builds the index once (`dedup run copies-1m-seed7.parquet -k 5 -t 0.8 --memory-limit 2GB --db`,
-under benchmarks/work/, ignored by git), then times each command as a user runs it, each on a
+Builds the index once (`dedup run copies-1m-seed7.parquet -k 5 -t 0.8 --memory-limit 2GB
+--pairs none -q --db ...`, under benchmarks/work/, ignored by git), then times each command as a user runs it, each on a
 fresh copy of the index, for every dedup given, alternating, and prints the median wall seconds
 and peak RSS of each. The 3 added documents are a copy of the largest group's text (4,919
 copies), a near copy of another document and a new text; the 3 removed ids are two copies of the
@@ -68,7 +68,8 @@ def main() -> None:
     if not base.exists():
         built = WORK / "copies-1m-building.duckdb"
         built.unlink(missing_ok=True)
-        run = ["dedup", "run", str(data), "-k", "5", "-t", "0.8", "--memory-limit", "2GB", "--db", str(built), "-q"]
+        options = ["-k", "5", "-t", "0.8", "--memory-limit", "2GB", "--pairs", "none", "-q"]
+        run = ["dedup", "run", str(data), *options, "--db", str(built)]
         print(f"building the index: {shlex.join(run)}", file=sys.stderr)
         subprocess.run(run, check=True)
         built.rename(base)

@@ -152,11 +152,31 @@ STREAM_ROWS = 65_536
 
 
 def batches(rows: Rows, size: int = STREAM_ROWS) -> Iterator[pa.RecordBatch]:
-    """The rows in record batches of at most `size` rows (a reader's own batches as they come)."""
-    if isinstance(rows, pa.Table):
-        yield from rows.to_batches(max_chunksize=size)
-    else:
-        yield from rows
+    """The rows in record batches of at most `size` rows (a reader's own batches as they come),
+    cut further where list cells hold more than `size` values in all: a batch becomes Python
+    objects when it is written as text, and an adjacency list's rows can hold thousands of ids
+    each (65,536 rows of a group of 4,919 copies: 24M ids at once)."""
+    parts = rows.to_batches(max_chunksize=size) if isinstance(rows, pa.Table) else rows
+    for batch in parts:
+        yield from _by_values(batch, size)
+
+
+def _by_values(batch: pa.RecordBatch, size: int) -> Iterator[pa.RecordBatch]:
+    lists = [column for column in batch.columns if pa.types.is_list(column.type) or pa.types.is_large_list(column.type)]
+    if not lists or batch.num_rows <= 1:
+        yield batch
+        return
+    import pyarrow.compute as pc
+
+    counts = [pc.fill_null(pc.list_value_length(column), 0).to_pylist() for column in lists]
+    start = values = 0
+    for row in range(batch.num_rows):
+        here = 1 + sum(count[row] for count in counts)
+        if row > start and values + here > size:
+            yield batch.slice(start, row - start)
+            start, values = row, 0
+        values += here
+    yield batch.slice(start)
 
 
 def _write_parquet(rows: Rows, path: Path) -> None:

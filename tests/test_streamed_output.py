@@ -50,3 +50,20 @@ def test_run_output_is_what_the_api_returns(tmp_path):
     result = CliRunner().invoke(app, ["run", str(CLOUGH), "-t", "0.5", "-o", str(out), "-q"])
     assert result.exit_code == 0, result.output
     assert pq.read_table(out).equals(dedup.run(CLOUGH, threshold=0.5))
+
+
+@pytest.mark.parametrize("size", [1, 5, 64])
+def test_batches_with_long_lists_are_cut_by_their_values(size):
+    """A batch becomes Python objects when written as text: rows holding long lists (an adjacency
+    list of a group of copies) are cut into batches of at most `size` values, a row never split."""
+    lengths = [0, 3, 40, 1, 0, 7, 100, 2, 2, 2]
+    table = pa.table(
+        {"id": [str(i) for i in range(len(lengths))], "similar": [[f"x{j}" for j in range(n)] for n in lengths]}
+    )
+    parts = list(output.batches(table, size=size))
+    assert pa.Table.from_batches(parts).equals(table)
+    for part in parts:
+        values = part.num_rows + sum(len(v) for v in part.column("similar").to_pylist())
+        assert values <= size or part.num_rows == 1
+    if size == 64:
+        assert [p.num_rows for p in parts] == [6, 1, 3]
