@@ -1,6 +1,12 @@
 """Errors that reach users as one line, never as a traceback."""
 
 
+def first_line(error: BaseException) -> str:
+    """The first line of an error's message (its type's name when it has none): what a user sees."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
 class DedupError(Exception):
     """A failure the user can act on; the CLI prints `Error: <message>` and exits 1."""
 

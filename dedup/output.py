@@ -15,7 +15,7 @@ from typing import TextIO, TypeAlias
 
 import pyarrow as pa
 
-from .errors import DedupError, UsageError
+from .errors import DedupError, UsageError, first_line
 
 FORMATS = {".csv": "csv", ".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
@@ -111,8 +111,7 @@ def written(path: Path) -> Iterator[None]:
         reason = error.strerror or str(error).splitlines()[0] or type(error).__name__
         raise DedupError(f"cannot write {path}: {reason}") from None
     except pa.ArrowException as error:  # pyarrow's writers report a full disk as an ArrowIOError
-        message = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise DedupError(f"cannot write {path}: {message}") from None
+        raise DedupError(f"cannot write {path}: {first_line(error)}") from None
 
 
 Rows: TypeAlias = "pa.Table | pa.RecordBatchReader"

@@ -16,11 +16,10 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ..errors import InputError, Interrupted, UsageError
+from ..errors import InputError, Interrupted, UsageError, first_line
 from ..settings import Settings
 from .walk import files_below, walk
 
-TABLE_EXTENSIONS = (".parquet", ".csv", ".jsonl", ".ndjson")
 # A table's format by its extension; csv, tsv and jsonl may be gzip-compressed (`.csv.gz`).
 TABLE_FORMATS = {".parquet": "parquet", ".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 COMPRESSED = (".gz",)
@@ -711,8 +710,7 @@ def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
             return _load_csv(path, delimiter or ("\t" if kind == "tsv" else ","))
         return _load_json(path)
     except (pa.ArrowInvalid, OSError) as error:
-        message = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise InputError(f"cannot read table {path}: {message}") from None
+        raise InputError(f"cannot read table {path}: {first_line(error)}") from None
 
 
 def _load_json(path: Path) -> pa.Table:

@@ -46,9 +46,7 @@ if TYPE_CHECKING:
     from ..settings import Limits, Settings
     from .duckdb import DuckDBEngine
 
-__all__ = ["Engine", "Statement", "run_engine", "open_engine", "engine_for", "temp_directory", "DIALECTS"]
-
-DIALECTS = ("duckdb",)
+__all__ = ["Engine", "Statement", "run_engine", "open_engine", "engine_for", "temp_directory"]
 
 
 def temp_directory(path: Path, settings: Settings | Limits | None) -> Path:

@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from ..errors import DedupError, EngineError, Interrupted, UsageError
+from ..errors import DedupError, EngineError, Interrupted, UsageError, first_line
 from ..sqlfiles import quote_identifier
 from ..statement import Statement
 
@@ -30,11 +30,6 @@ PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 def table_name(name: str) -> str:
     """A table name as written in SQL: plain lowercase names bare (as in sql/), any other quoted."""
     return name if PLAIN_NAME.fullmatch(name) else quote_identifier(name)
-
-
-def first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 def is_interrupt(error: BaseException) -> bool:

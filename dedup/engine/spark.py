@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from ..errors import DedupError, EngineError, Interrupted
+from ..errors import DedupError, EngineError, Interrupted, first_line
 from ..sqlfiles import used_parameters
 from ..statement import Statement
 from .protocol import Engine
@@ -174,11 +174,6 @@ def _nullable(field: pa.Field) -> pa.Field:
     return field.with_type(kind).with_nullable(True)
 
 
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
-
-
 @contextmanager
 def translated() -> Iterator[None]:
     """Spark's failures as dedup's: EngineError (one line) for an analysis or execution error."""
@@ -192,12 +187,12 @@ def translated() -> Iterator[None]:
         if not isinstance(error, PySparkException) and type(error).__module__.split(".")[0] not in ("py4j", "pyspark"):
             raise
         java = getattr(error, "java_exception", None)
-        message = _first_line(error)
+        message = first_line(error)
         if java is not None and message.startswith("An error occurred while calling"):
             cause = java
             while cause.getCause() is not None:
                 cause = cause.getCause()
-            message = _first_line(Exception(str(cause.getMessage() or cause.toString())))
+            message = first_line(Exception(str(cause.getMessage() or cause.toString())))
         raise EngineError(message, out_of_space="No space left" in message) from None
 
 
