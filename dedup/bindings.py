@@ -53,6 +53,10 @@ def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, obj
         ),
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),
         "exact_copies": lambda: fragment("exact_copies", dialect),
+        # the pair stages' parts that both engines share (sql/fragments/), so their rows agree by construction
+        "copies_expanded": lambda: fragment("copies_expanded", dialect),
+        "candidate_reps": lambda: fragment("candidate_reps", dialect),
+        "verified_counts": lambda: fragment("verified_counts", dialect),
         "shingle_texts": lambda: shingle_texts(kind, k, "documents", dialect),
         # DuckDB's shingles stage reads the documents in slices, one pipeline each (sql/02_shingles.sql)
         "shingle_texts_of_slices": lambda: shingle_texts(kind, k, "document_slices", dialect),

@@ -28,17 +28,4 @@ rep_pairs as (
         on a.band = b.band and a.bucket = b.bucket and a.doc_id < b.doc_id
     group by a.doc_id, b.doc_id
 ),
-across as (
-    select least(ma.doc_id, mb.doc_id) as doc_id_a, greatest(ma.doc_id, mb.doc_id) as doc_id_b, p.shared_bands
-    from rep_pairs as p
-    join copies as ma on ma.rep = p.rep_a
-    join copies as mb on mb.rep = p.rep_b
-),
-within as (
-    select a.doc_id as doc_id_a, b.doc_id as doc_id_b, $bands::bigint as shared_bands
-    from copies as a
-    join copies as b on a.rep = b.rep and a.doc_id < b.doc_id
-)
-select doc_id_a, doc_id_b, shared_bands from across
-union all
-select doc_id_a, doc_id_b, shared_bands from within
+{{ copies_expanded }}

@@ -22,6 +22,8 @@ FRAGMENTS = {
     "keep_order": "d.position",
     "documents": "documents",
 }
+# Fragments of sql/fragments/ that stages of both engines include as they are.
+SHARED_FRAGMENTS = ("exact_copies", "copies_expanded", "candidate_reps", "verified_counts")
 NAME = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)?"
 KEYWORDS = {"lateral", "unnest", "range", "select", "values"}
 
@@ -29,8 +31,8 @@ KEYWORDS = {"lateral", "unnest", "range", "select", "values"}
 def body_of(text: str) -> str:
     """The statement without its comments, fragments filled (shingle_texts by the char fragment)."""
     shingles = read_sql("fragments/shingle_texts_char.sql").text
-    copies = read_sql("fragments/exact_copies.sql").text
-    fragments = {"shingle_texts": shingles, "shingle_texts_of_slices": shingles, "exact_copies": copies}
+    shared = {name: read_sql(f"fragments/{name}.sql").text for name in SHARED_FRAGMENTS}
+    fragments = {"shingle_texts": shingles, "shingle_texts_of_slices": shingles, **shared}
     filled = fill(fill(text, {**fragments, **FRAGMENTS}), FRAGMENTS)
     lines = [line.split("--", 1)[0] for line in filled.splitlines()]
     return "\n".join(lines).lower()

@@ -17,25 +17,7 @@ with involved as (
 copies as (
 {{ exact_copies }}
 ),
-candidate_reps as (
-    select
-        c.doc_id_a,
-        c.doc_id_b,
-        c.shared_bands,
-        least(ca.rep, cb.rep) as rep_a,
-        greatest(ca.rep, cb.rep) as rep_b
-    from candidates as c
-    join copies as ca on ca.doc_id = c.doc_id_a
-    join copies as cb on cb.doc_id = c.doc_id_b
-),
-rep_pairs as (
-    select distinct rep_a, rep_b from candidate_reps where rep_a <> rep_b
-),
-reps as (
-    select rep_a as doc_id from rep_pairs
-    union
-    select rep_b from rep_pairs
-),
+{{ candidate_reps }},
 sets as (
     select s.doc_id, collect_list(s.fingerprint) as fingerprints
     from shingles as s
@@ -48,23 +30,4 @@ shared as (
     join sets as a on a.doc_id = p.rep_a
     join sets as b on b.doc_id = p.rep_b
 ),
-counted as (
-    select
-        c.doc_id_a,
-        c.doc_id_b,
-        c.shared_bands,
-        na.n_shingles + nb.n_shingles as sizes,
-        case when c.rep_a = c.rep_b then na.n_shingles else coalesce(s.intersection, 0) end as intersection
-    from candidate_reps as c
-    join signatures as na on na.doc_id = c.doc_id_a
-    join signatures as nb on nb.doc_id = c.doc_id_b
-    left join shared as s on s.rep_a = c.rep_a and s.rep_b = c.rep_b
-)
-select
-    doc_id_a,
-    doc_id_b,
-    shared_bands,
-    intersection,
-    sizes - intersection as union_size,
-    intersection / (sizes - intersection) as jaccard
-from counted
+{{ verified_counts }}

@@ -1,0 +1,20 @@
+-- fragment: copies_expanded
+-- reads:    rep_pairs(rep_a, rep_b, shared_bands), copies(doc_id, rep)   (CTEs of the statement)
+-- params:   $bands
+-- The candidates of every document from those of the representatives (sql/05_candidates.sql and
+-- Spark's): a pair of representatives stands for every pair across their two groups, with the same
+-- shared bands, and two members of one group share all $bands bands. Written once for both engines.
+across as (
+    select least(ma.doc_id, mb.doc_id) as doc_id_a, greatest(ma.doc_id, mb.doc_id) as doc_id_b, p.shared_bands
+    from rep_pairs as p
+    join copies as ma on ma.rep = p.rep_a
+    join copies as mb on mb.rep = p.rep_b
+),
+within as (
+    select a.doc_id as doc_id_a, b.doc_id as doc_id_b, cast($bands as bigint) as shared_bands
+    from copies as a
+    join copies as b on a.rep = b.rep and a.doc_id < b.doc_id
+)
+select doc_id_a, doc_id_b, shared_bands from across
+union all
+select doc_id_a, doc_id_b, shared_bands from within
