@@ -108,7 +108,7 @@ def written(path: Path) -> Iterator[None]:
     try:
         yield
     except OSError as error:
-        reason = error.strerror or str(error).splitlines()[0] or type(error).__name__
+        reason = error.strerror or first_line(error)
         raise DedupError(f"cannot write {path}: {reason}") from None
     except pa.ArrowException as error:  # pyarrow's writers report a full disk as an ArrowIOError
         raise DedupError(f"cannot write {path}: {first_line(error)}") from None
@@ -132,18 +132,23 @@ def write_rows(rows: Rows, path: Path, kind: str | None = None) -> None:
     with written(path):
         if kind == "parquet":
             _write_parquet(rows, path)
-        elif kind == "csv":
-            with path.open("w", encoding="utf-8", newline="") as stream:
-                header = True
-                for batch in batches(rows):
-                    write_csv(batch, stream, header=header)
-                    header = False
-                if header:
-                    write_csv(rows.schema.empty_table(), stream)
         else:
-            with path.open("w", encoding="utf-8", newline="\n") as stream:
-                for batch in batches(rows):
-                    write_jsonl(batch, stream)
+            with path.open("w", encoding="utf-8", newline="" if kind == "csv" else "\n") as stream:
+                write_text_rows(rows, stream, kind)
+
+
+def write_text_rows(rows: Rows, stream: TextIO, kind: str) -> None:
+    """The rows as csv (a header, also when there are no rows) or jsonl on an open stream, a batch
+    at a time: a file (write_rows) or stdout (the CLI's --format)."""
+    header = True
+    for batch in batches(rows):
+        if kind == "csv":
+            write_csv(batch, stream, header=header)
+        else:
+            write_jsonl(batch, stream)
+        header = False
+    if header and kind == "csv":
+        write_csv(rows.schema.empty_table(), stream)
 
 
 # Rows per record batch of a result streamed from an engine to a file or stdout.
@@ -160,8 +165,12 @@ def batches(rows: Rows, size: int = STREAM_ROWS) -> Iterator[pa.RecordBatch]:
         yield from _by_values(batch, size)
 
 
+def is_list_type(kind: pa.DataType) -> bool:
+    return pa.types.is_list(kind) or pa.types.is_large_list(kind)
+
+
 def _by_values(batch: pa.RecordBatch, size: int) -> Iterator[pa.RecordBatch]:
-    lists = [column for column in batch.columns if pa.types.is_list(column.type) or pa.types.is_large_list(column.type)]
+    lists = [column for column in batch.columns if is_list_type(column.type)]
     if not lists or batch.num_rows <= 1:
         yield batch
         return

@@ -112,21 +112,16 @@ def print_table(
 ) -> None:
     """Rows (a table, or a reader streamed batch by batch) on stdout in the format asked for; a
     table wider than max_width characters one record at a time."""
-    from ..output import TextTable, batches, write_csv, write_jsonl
+    from ..output import TextTable, batches, write_text_rows
 
     with closed_pipe_is_normal():
-        table = TextTable(sys.stdout, rows.schema, max_width=max_width) if output_format == TableFormat.table else None
-        header = True
+        if output_format != TableFormat.table:
+            write_text_rows(rows, sys.stdout, output_format.value)
+            return
+        table = TextTable(sys.stdout, rows.schema, max_width=max_width)
+        empty = True
         for batch in batches(rows):
-            if table is not None:
-                table.write(batch)
-            elif output_format == TableFormat.csv:
-                write_csv(batch, sys.stdout, header=header)
-            else:
-                write_jsonl(batch, sys.stdout)
-            header = False
-        if header:  # no rows: the header alone
-            if table is not None:
-                table.write(rows.schema.empty_table())
-            elif output_format == TableFormat.csv:
-                write_csv(rows.schema.empty_table(), sys.stdout)
+            table.write(batch)
+            empty = False
+        if empty:  # no rows: the header alone
+            table.write(rows.schema.empty_table())

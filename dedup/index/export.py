@@ -12,7 +12,7 @@ import pyarrow as pa
 from ..choices import ExportKind, Keep
 from ..engine import Engine
 from ..errors import UsageError
-from ..output import FORMATS, STREAM_ROWS, batches, check_writable, format_for, replacing, write_table
+from ..output import FORMATS, STREAM_ROWS, batches, check_writable, format_for, is_list_type, replacing, write_table
 from ..sqlfiles import query
 from .clusters import build_clusters
 
@@ -79,11 +79,7 @@ def write_export(rows: pa.Table | pa.RecordBatchReader, path: Path, what: Export
 
 
 def _csv_schema(schema: pa.Schema) -> pa.Schema:
-    return pa.schema([f.with_type(pa.string()) if _is_list(f.type) else f for f in schema])
-
-
-def _is_list(kind: pa.DataType) -> bool:
-    return pa.types.is_list(kind) or pa.types.is_large_list(kind)
+    return pa.schema([f.with_type(pa.string()) if is_list_type(f.type) else f for f in schema])
 
 
 def write_json(parts: Iterable[pa.RecordBatch], what: ExportKind, stream: TextIO) -> int:
@@ -114,7 +110,7 @@ def _lists_as_json(batch: pa.RecordBatch) -> pa.RecordBatch:
     """CSV has no lists: a list cell is written as its JSON text, e.g. ["a.txt","b.txt"]."""
     columns = [
         pa.array([json.dumps(v, ensure_ascii=False) for v in column.to_pylist()], pa.string())
-        if _is_list(column.type)
+        if is_list_type(column.type)
         else column
         for column in batch.columns
     ]
