@@ -1,4 +1,4 @@
-"""dedup against datasketch and rensa, side by side, in one run: wall time, peak memory, recall.
+"""dedup against rensa, FastSketchLSH and datasketch, side by side, in one run: wall time, peak memory, recall.
 
 Every system runs in its own child process on the same parquet corpus with the same shingling,
 num_perm, banding and threshold, and verifies its candidates exactly. The exact answer (every
@@ -38,10 +38,12 @@ import pyarrow.parquet as pq
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from peers import peer_banding  # noqa: E402
 from process import run_measured  # noqa: E402
 from workloads import REAL_CORPORA, WORKLOADS, write  # noqa: E402
 
-SYSTEMS = ("dedup", "rensa", "datasketch")
+SYSTEMS = ("dedup", "rensa", "fastsketch", "datasketch")
+PEERS = ("rensa", "fastsketch", "datasketch")
 
 
 @dataclass
@@ -63,9 +65,12 @@ def child(args: argparse.Namespace) -> None:
     """Run one peer pipeline in this process (a child of the benchmark)."""
     import peers
 
-    run = peers.run_rensa if args.system == "rensa" else peers.run_datasketch
     source, out = Path(args.input), Path(args.pairs)
-    run(source, out, args.shingle_type, args.k, args.num_perm, args.threshold, args.bands, args.rows)
+    options = (source, out, args.shingle_type, args.k, args.num_perm, args.threshold, args.bands, args.rows)
+    if args.system == "fastsketch":
+        peers.run_fastsketch(*options, threads=args.threads)
+    else:
+        (peers.run_rensa if args.system == "rensa" else peers.run_datasketch)(*options)
 
 
 def command_for(system: str, source: Path, out: Path, args: argparse.Namespace) -> list[str]:
@@ -133,7 +138,7 @@ def run_system(system: str, source: Path, work: Path, args: argparse.Namespace) 
 
 def stage_seconds(path: Path) -> dict[str, float]:
     """The stage seconds of dedup's summary (a run without --db, as a user runs it)."""
-    found = re.findall(r"^(\w+) +\d+ +([\d.]+)$", SUMMARIES[path], flags=re.MULTILINE)
+    found = re.findall(r"^(\w+) +[\d,]+ +([\d.]+)$", SUMMARIES[path], flags=re.MULTILINE)
     return {name: float(seconds) for name, seconds in found}
 
 
@@ -147,9 +152,9 @@ def pair_set(path: Path) -> set[tuple[str, str]]:
 
 def candidates_of(system: str, path: Path) -> int:
     if system in ("dedup", "exact", "dense"):
-        found = re.search(r"candidates: (\d+)  pairs:", SUMMARIES[path])  # the summary line, not the progress line
+        found = re.search(r"candidates: ([\d,]+)  pairs:", SUMMARIES[path])  # the summary line, not the progress line
         assert found is not None, SUMMARIES[path]
-        return int(found.group(1))
+        return int(found.group(1).replace(",", ""))
     metadata = pq.read_schema(path).metadata or {}
     return int(metadata.get(b"candidates", b"0"))
 
@@ -157,7 +162,7 @@ def candidates_of(system: str, path: Path) -> int:
 def versions() -> str:
     from importlib.metadata import version
 
-    names = ["dedup", "duckdb", "datasketch", "rensa", "numpy", "pyarrow"]
+    names = ["dedup", "duckdb", "datasketch", "rensa", "FastSketchLSH", "numpy", "pyarrow"]
     parts = []
     for name in names:
         try:
@@ -259,7 +264,7 @@ def markdown(results: list[Result]) -> str:
     for r in results:
         own = next((x for x in results if x.workload == r.workload and x.system == "dedup"), None)
         ratio_t = ratio_c = ratio_m = ""
-        if own is not None and r.system in ("rensa", "datasketch"):
+        if own is not None and r.system in PEERS:
             ratio_t = f"{own.seconds / r.seconds:.2f}"
             ratio_c = f"{own.cpu_seconds / r.cpu_seconds:.2f}"
             ratio_m = f"{own.peak_mib / r.peak_mib:.2f}"
@@ -267,6 +272,15 @@ def markdown(results: list[Result]) -> str:
             f"| {r.workload} | {r.system} | {r.seconds:.2f} | {r.cpu_seconds:.2f} | {r.peak_mib:.0f} | "
             f"{r.candidates} | {r.pairs} | {r.recall:.4f} | {r.precision:.4f} | {ratio_t} | {ratio_c} | {ratio_m} |"
         )
+    fastest = []
+    for workload in dict.fromkeys(r.workload for r in results):
+        own = next((x for x in results if x.workload == workload and x.system == "dedup"), None)
+        peers = [x for x in results if x.workload == workload and x.system in PEERS]
+        if own is not None and peers:
+            best = min(peers, key=lambda x: x.seconds)
+            fastest.append(f"| {workload} | {best.system} | {own.seconds / best.seconds:.2f} |")
+    if fastest:
+        lines += ["", "| workload | fastest peer | dedup / fastest peer (wall) |", "|---|---|---:|", *fastest]
     staged = [r for r in results if r.stages]
     if staged:
         names = list(dict.fromkeys(n for r in staged for n in r.stages))
@@ -287,13 +301,18 @@ def main() -> None:
         help=f"generated workloads ({', '.join(WORKLOADS)}) or real corpora ({', '.join(REAL_CORPORA)})",
     )
     parser.add_argument("--input", action="append", default=[], help="a parquet/csv/jsonl table (id, text)")
-    parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated: dedup,rensa,datasketch")
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated: " + ",".join(SYSTEMS))
     parser.add_argument("--threshold", type=float, default=0.8)
     parser.add_argument("--shingle-type", default=None, help="char or word (default: the workload's)")
     parser.add_argument("-k", type=int, default=None, help="shingle size (default: the workload's)")
     parser.add_argument("--num-perm", type=int, default=128)
-    parser.add_argument("--bands", type=int, help="bands of the peers' LSH (default: dedup's choice, 21 at 0.8)")
-    parser.add_argument("--rows", type=int, help="rows per band of the peers' LSH (default: dedup's choice)")
+    parser.add_argument(
+        "--bands",
+        type=int,
+        help="bands of datasketch's LSH (default: dedup's choice, 21 at 0.8; rensa and "
+        "FastSketchLSH take peers.peer_banding, 32 x 4 at 0.8)",
+    )
+    parser.add_argument("--rows", type=int, help="rows per band of datasketch's LSH (default: dedup's choice)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
         "--truth",
@@ -343,7 +362,8 @@ def main() -> None:
         results += bench(name, source, per_run, work)
     table = markdown(results)
     header = (
-        f"threshold {args.threshold}, {args.num_perm} permutations, {args.bands} bands x {args.rows} rows, "
+        f"threshold {args.threshold}, {args.num_perm} permutations, dedup and datasketch {args.bands} bands x "
+        f"{args.rows} rows, rensa and FastSketchLSH {'x'.join(map(str, peer_banding(args.threshold, args.num_perm)))}, "
         f"{args.threads} threads{', --memory-limit ' + args.memory_limit if args.memory_limit else ''}; {versions()}"
     )
     print(header)

@@ -85,19 +85,65 @@ def run_datasketch(
     _write(out, ids, _verify(candidates, sets, threshold), len(candidates))
 
 
+def peer_banding(threshold: float, num_perm: int) -> tuple[int, int]:
+    """The banding a careful user of a peer picks: bands dividing num_perm (rensa and FastSketchLSH
+    need it), the fewest bands that keep P(candidate | J = threshold) >= 0.999 (32 x 4 at 0.8 and
+    64 x 2 at 0.5 for 128 permutations)."""
+    for bands in range(1, num_perm + 1):
+        if num_perm % bands == 0:
+            rows = num_perm // bands
+            if 1 - (1 - threshold**rows) ** bands >= 0.999:
+                return bands, rows
+    return num_perm, 1
+
+
+def _pairs_of(neighbours: list[list[int]], keys: list[int]) -> set[tuple[int, int]]:
+    """Candidate pairs (i < j, document numbers) from each row's list of matching row numbers."""
+    candidates: set[tuple[int, int]] = set()
+    for row, found in enumerate(neighbours):
+        i = keys[row]
+        for other in found:
+            j = keys[other]
+            if j != i:
+                candidates.add((i, j) if i < j else (j, i))
+    return candidates
+
+
 def run_rensa(
     path: Path, out: Path, shingle_type: str, k: int, num_perm: int, threshold: float, bands: int, rows: int
 ) -> None:
+    """rensa 0.5's fastest pair-producing path: RMinHash.from_token_sets (rayon threads), then
+    RMinHashLSH.insert_many and query_all, at peer_banding (bands and rows are dedup's, unused)."""
     from rensa import RMinHash, RMinHashLSH
 
     ids, sets = _read(path, shingle_type, k)
     nonempty = [i for i, s in enumerate(sets) if s]
     minhashes = RMinHash.from_token_sets([sets[i] for i in nonempty], num_perm, 42)
-    # RMinHashLSH needs num_bands to divide num_perm (no 21 x 6 of 128): take the divisor of
-    # num_perm nearest above `bands`, which detects at least as many pairs (32 x 4 for 128).
-    rensa_bands = next(b for b in range(bands, num_perm + 1) if num_perm % b == 0)
-    lsh = RMinHashLSH(threshold, num_perm, rensa_bands)
-    for i, m in zip(nonempty, minhashes, strict=True):
-        lsh.insert(i, m)
-    candidates = _candidates(lsh, nonempty, minhashes)
+    lsh = RMinHashLSH(threshold, num_perm, peer_banding(threshold, num_perm)[0])
+    lsh.insert_many(minhashes)  # keys 0 .. n-1: row numbers of nonempty
+    candidates = _pairs_of(lsh.query_all(minhashes), nonempty)
+    _write(out, ids, _verify(candidates, sets, threshold), len(candidates))
+
+
+def run_fastsketch(
+    path: Path,
+    out: Path,
+    shingle_type: str,
+    k: int,
+    num_perm: int,
+    threshold: float,
+    bands: int,
+    rows: int,
+    threads: int = 2,
+) -> None:
+    """FastSketchLSH 1.0's path: Fast Similarity Sketching in SIMD C++ (FastSimilaritySketch.batch on
+    OpenMP threads), its band-parallel LSH (insert, then a batch query), at peer_banding."""
+    from FastSketchLSH import LSH, FastSimilaritySketch
+
+    ids, sets = _read(path, shingle_type, k)
+    nonempty = [i for i, s in enumerate(sets) if s]
+    sketches = FastSimilaritySketch(num_perm, 42).batch([list(sets[i]) for i in nonempty], num_threads=threads)
+    lsh = LSH(num_perm, peer_banding(threshold, num_perm)[0], num_threads=threads)
+    lsh.insert(sketches)
+    candidates = _pairs_of(lsh.query(sketches), nonempty)
     _write(out, ids, _verify(candidates, sets, threshold), len(candidates))

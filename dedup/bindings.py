@@ -10,8 +10,8 @@ from .settings import Settings
 from .sqlfiles import Fragments, fragment
 
 # Character shingles are cut from pieces of this many code points, or k if larger: each piece is
-# extended by the first k - 1 code points of the next one (sql/fragments/shingle_texts_char.sql).
-# Word shingles need no pieces (sql/fragments/shingle_texts_word.sql slices each token list once).
+# extended by the first k - 1 code points of the next one (sql/fragments/shingles_char.sql).
+# Word shingles need no pieces (sql/fragments/shingles_word.sql slices each token list once).
 SHINGLE_PIECE = 256
 
 # The Spark candidates stage spreads a band bucket of more documents than this over several tasks
@@ -57,18 +57,29 @@ def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, obj
         "copies_expanded": lambda: fragment("copies_expanded", dialect),
         "candidate_reps": lambda: fragment("candidate_reps", dialect),
         "verified_counts": lambda: fragment("verified_counts", dialect),
-        "shingle_texts": lambda: shingle_texts(kind, k, "documents", dialect),
+        "shingles": lambda: shingles(kind, k, "documents", dialect),
         # DuckDB's shingles stage reads the documents in slices, one pipeline each (sql/02_shingles.sql)
-        "shingle_texts_of_slices": lambda: shingle_texts(kind, k, "document_slices", dialect),
+        "shingles_of_slices": lambda: shingles(kind, k, "document_slices", dialect),
     }
     return values, fragments
 
 
-def shingle_texts(shingle_type: str, k: int, documents: str, dialect: str = "duckdb") -> str:
-    """The shared definition of a shingle (sql/fragments/shingle_texts_<type>.sql) over the relation
-    `documents`, with the word fragment's k generated columns."""
-    columns = {"word_windows": sqltext.word_windows(k), "word_window_columns": sqltext.word_window_columns(k)}
-    return fragment(f"shingle_texts_{shingle_type}", dialect, documents=documents, **columns)
+def shingles(shingle_type: str, k: int, documents: str, dialect: str = "duckdb", texts: bool = False) -> str:
+    """The shared definition of a shingle and its fingerprint (sql/fragments/shingles_<type>.sql)
+    over the relation `documents`, with the word fragment's generated columns; with texts, DuckDB's
+    word fragment also builds each shingle's text (for explain; the stage leaves it NULL)."""
+    if dialect == "spark":
+        columns = {
+            "digest_fingerprint": fragment("digest_fingerprint", "spark"),
+            "word_fingerprint": sqltext.spark_word_fingerprint(k),
+        }
+    else:
+        columns = {
+            "word_windows": sqltext.word_windows(k, texts),
+            "word_fingerprint": sqltext.word_fingerprint(k),
+            "word_text": sqltext.word_text(k, texts),
+        }
+    return fragment(f"shingles_{shingle_type}", dialect, documents=documents, **columns)
 
 
 def parameter_values(settings: Settings) -> dict[str, object]:

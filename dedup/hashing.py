@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 
-SCHEME = "md5-le64/affine-mod-2^32/v2"
+# v3: word shingles are fingerprinted from their tokens' MD5s (a cyclic polynomial, README
+# "Hashing"; sql/fragments/shingles_word.sql), character shingles by MD5 as in v2.
+SCHEME = "md5-le64+cyclic-words/affine-mod-2^32/v3"
 MASK = 2**32 - 1  # permutation values are taken mod 2^32: a*h + b < 2^64 for 32-bit a, b, h
 DEFAULT_SEED = 1
 

@@ -18,15 +18,52 @@ def minhash_columns(num_perm: int) -> str:
     )
 
 
-def word_windows(k: int) -> str:
-    """Column t_j (j = 0 .. k-1) of sql/fragments/shingle_texts_word.sql: a document's tokens from
-    the (j+1)-th to the (n-k+1+j)-th, so that row i of the k columns unnested side by side holds the
-    k tokens of its i-th word shingle."""
-    return ",\n        ".join(f"unnest(words[{1 + j} : n - $k + {1 + j}]) as t{j}" for j in range(k))
+def word_windows(k: int, texts: bool = False) -> str:
+    """Columns f_j (j = 0 .. k-1) of sql/fragments/shingles_word.sql: the fingerprints of a document's
+    tokens from the (j+1)-th to the (n-k+1+j)-th, so that row i of the k columns unnested side by
+    side holds the k token fingerprints of its i-th word shingle; with texts, the tokens t_j too."""
+    columns = [f"unnest(fps[{1 + j} : n - $k + {1 + j}]) as f{j}" for j in range(k)]
+    if texts:
+        columns += [f"unnest(words[{1 + j} : n - $k + {1 + j}]) as t{j}" for j in range(k)]
+    return ",\n        ".join(columns)
 
 
-def word_window_columns(k: int) -> str:
-    return ", ".join(f"t{j}" for j in range(k))
+def word_text(k: int, texts: bool = False) -> str:
+    """A word shingle's text (its k tokens joined by one space), or NULL where no one reads it."""
+    return f"concat_ws(' ', {', '.join(f't{j}' for j in range(k))})" if texts else "null::varchar"
+
+
+def _rotl(value: str, bits: int) -> str:
+    """value rotated left by bits (0 < bits < 64) as a ubigint: the high bits masked off first,
+    because DuckDB's << raises when bits are shifted out."""
+    return f"((({value} & {2 ** (64 - bits) - 1}::ubigint) << {bits}) | ({value} >> {64 - bits}))"
+
+
+def word_fingerprint(k: int) -> str:
+    """The v3 fingerprint of a word shingle from its token fingerprints f0 .. f{k-1}: the xor of
+    f_j rotated left by (k - 1 - j) mod 64 bits (dedup/hashing.py, word_fingerprint)."""
+    terms = [f"f{j}" if (k - 1 - j) % 64 == 0 else _rotl(f"f{j}", (k - 1 - j) % 64) for j in range(k)]
+    return _xor_tree(terms, lambda a, b: f"xor({a}, {b})")
+
+
+def spark_word_fingerprint(k: int) -> str:
+    """word_fingerprint over Spark's array fps, for the shingle starting at 0-based index i
+    (shiftleft wraps like a Java long; shiftrightunsigned does not spread the sign bit)."""
+
+    def term(j: int) -> str:
+        bits = (k - 1 - j) % 64
+        value = f"fps[i + {j}]"
+        return value if bits == 0 else f"(shiftleft({value}, {bits}) | shiftrightunsigned({value}, {64 - bits}))"
+
+    return _xor_tree([term(j) for j in range(k)], lambda a, b: f"({a} ^ {b})")
+
+
+def _xor_tree(terms: list[str], combine) -> str:
+    """terms combined pairwise as a balanced tree (depth log2 k, not k: shallow expressions bind faster)."""
+    while len(terms) > 1:
+        pairs = [combine(terms[i], terms[i + 1]) for i in range(0, len(terms) - 1, 2)]
+        terms = pairs + ([terms[-1]] if len(terms) % 2 else [])
+    return terms[0]
 
 
 def bucket_expression(band: int, rows: int) -> str:

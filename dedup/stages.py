@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .bindings import bindings, shingle_texts
+from .bindings import bindings, shingles
 from .engine import Statement
 from .settings import Settings
 from .sqlfiles import bind, fill, query, quote_identifier, read_sql, sql_dir
@@ -63,15 +63,18 @@ def stage_named(name: str, settings: Settings) -> Stage:
     raise KeyError(name)
 
 
-# The relations a shingle_texts fragment may read: our own fixed list, never user text.
+# The relations a shingles fragment may read: our own fixed list, never user text.
 SHINGLE_SOURCES = ("documents", "document_slices", "chosen_documents")
 
 
-def shingle_texts_sql(shingle_type: str, k: int, documents: str = "documents", dialect: str = "duckdb") -> str:
-    """The shared definition of a shingle (sql/fragments/shingle_texts_<type>.sql) over `documents`."""
+def shingles_sql(
+    shingle_type: str, k: int, documents: str = "documents", dialect: str = "duckdb", texts: bool = False
+) -> str:
+    """The shared definition of a shingle (sql/fragments/shingles_<type>.sql) over `documents`:
+    rows (doc_id, fingerprint, shingle), the shingle's text only with texts (DuckDB)."""
     if shingle_type not in ("char", "word") or documents not in SHINGLE_SOURCES:
         raise ValueError(f"no shingle fragment for {shingle_type!r} over {documents!r}")
-    return shingle_texts(shingle_type, k, documents, dialect)
+    return shingles(shingle_type, k, documents, dialect, texts)
 
 
 def compile_stage(stage: Stage, settings: Settings, dialect: str = "duckdb") -> Statement:

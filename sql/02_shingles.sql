@@ -2,11 +2,10 @@
 -- reads:  documents(doc_id, norm)
 -- writes: shingles(doc_id, fingerprint, h)
 -- params: $k, $piece (char) or $k (word), as the shingle fragment uses them
--- One row per distinct shingle of a document. The shingles themselves (character or word
--- k-shingles, by --shingle-type) are defined once, in sql/fragments/shingle_texts_<type>.sql.
--- fingerprint = the first 8 bytes of MD5(UTF-8 shingle) read little-endian (a published hash
--- that does not change between DuckDB releases, unlike hash()); h = its upper 32 bits, the
--- input of the MinHash permutations.
+-- One row per distinct shingle of a document. The shingles and their 64-bit fingerprints
+-- (character or word k-shingles, by --shingle-type; hash scheme v3) are defined once, in
+-- sql/fragments/shingles_<type>.sql; h = the fingerprint's upper 32 bits, the input of the
+-- MinHash permutations.
 -- The documents are read as four slices by doc_id (a UNION ALL): DuckDB parallelizes a table
 -- scan by row groups of 122,880 rows, so a corpus (or a batch) of fewer documents is one row
 -- group, and the word shingling (which has no window to repartition it, unlike the char one) ran
@@ -21,12 +20,8 @@ with document_slices as (
     union all
     select doc_id, norm from documents where doc_id % 4 = 3
 ),
-shingle_texts as (
-{{ shingle_texts_of_slices }}
-),
-fingerprints as (
-    select doc_id, (md5_number(shingle) & 18446744073709551615::uhugeint)::ubigint as fingerprint
-    from shingle_texts
+shingles as (
+{{ shingles_of_slices }}
 )
 select distinct doc_id, fingerprint, (fingerprint >> 32)::uinteger as h
-from fingerprints
+from shingles

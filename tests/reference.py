@@ -1,7 +1,8 @@
 """A pure-Python reference of dedup's definitions: the oracle the SQL stages are tested against.
 
-Written from the documented definitions, not from the SQL: normalization, shingles, the MD5
-fingerprint, the permutation coefficients, MinHash signatures, banding and exact Jaccard.
+Written from the documented definitions, not from the SQL: normalization, shingles, the
+fingerprints of hash scheme v3 (MD5 of a character shingle; the cyclic polynomial of a word
+shingle's token MD5s), the permutation coefficients, MinHash signatures, banding and exact Jaccard.
 """
 
 from __future__ import annotations
@@ -49,8 +50,26 @@ def md5_u64(text: str) -> int:
     return int.from_bytes(hashlib.md5(text.encode("utf-8")).digest()[:8], "little")
 
 
-def fingerprints(shingle_set: set[str]) -> set[int]:
-    return {md5_u64(s) for s in shingle_set}
+def rotl64(value: int, bits: int) -> int:
+    bits %= 64
+    return ((value << bits) | (value >> (64 - bits))) & (2**64 - 1)
+
+
+def word_fingerprint(tokens: list[str]) -> int:
+    """v3: H = 0; for each token t, H = rotl64(H, 1) xor md5_u64(t)."""
+    h = 0
+    for token in tokens:
+        h = rotl64(h, 1) ^ md5_u64(token)
+    return h
+
+
+def fingerprint(shingle: str, kind: str = "char") -> int:
+    """A shingle's 64-bit fingerprint: a word shingle is its tokens joined by one space."""
+    return md5_u64(shingle) if kind == "char" else word_fingerprint(shingle.split(" "))
+
+
+def fingerprints(shingle_set: set[str], kind: str = "char") -> set[int]:
+    return {fingerprint(s, kind) for s in shingle_set}
 
 
 def coefficients(seed: int, num_perm: int) -> list[tuple[int, int]]:
@@ -59,8 +78,8 @@ def coefficients(seed: int, num_perm: int) -> list[tuple[int, int]]:
     ]
 
 
-def signature(shingle_set: set[str], seed: int, num_perm: int) -> list[int]:
-    hs = [fp >> 32 for fp in fingerprints(shingle_set)]
+def signature(shingle_set: set[str], seed: int, num_perm: int, kind: str = "char") -> list[int]:
+    hs = [fp >> 32 for fp in fingerprints(shingle_set, kind)]
     return [min((a * h + b) % 2**32 for h in hs) for a, b in coefficients(seed, num_perm)]
 
 
@@ -71,7 +90,7 @@ def jaccard(a: set, b: set) -> float:
 
 def brute_force_pairs(docs: dict[object, str], k: int, threshold: float, kind: str = "char") -> dict[tuple, float]:
     """Every pair (id_a < id_b) with Jaccard >= threshold over 64-bit fingerprint sets."""
-    sets = {doc_id: fingerprints(shingles(text, k, kind)) for doc_id, text in docs.items()}
+    sets = {doc_id: fingerprints(shingles(text, k, kind), kind) for doc_id, text in docs.items()}
     result = {}
     for a, b in itertools.combinations(sorted(sets), 2):
         if sets[a] and sets[b]:

@@ -21,7 +21,7 @@ MASK = 2**64 - 1
 
 def buckets_of(text: str, kind: str, k: int, bands: int, rows_: int, num_perm: int = 128) -> list[int]:
     """The reference band buckets: xor over the band's rows of mh * c_j (mod 2^64)."""
-    sig = reference.signature(reference.shingles(text, k, kind), 1, num_perm)
+    sig = reference.signature(reference.shingles(text, k, kind), 1, num_perm, kind)
     constants = bucket_constants(rows_)
     result = []
     for band in range(bands):
@@ -52,7 +52,7 @@ def test_explain_equals_recomputation(tmp_path, kind, k):
         a, bset = reference.shingles(docs[e.id_a], k, kind), reference.shingles(docs[e.id_b], k, kind)
         assert (e.shingles_a, e.shingles_b, e.shared) == (len(a), len(bset), len(a & bset))
         assert e.jaccard == pytest.approx(reference.jaccard(a, bset), abs=1e-12)
-        sa, sb = reference.signature(a, 1, 128), reference.signature(bset, 1, 128)
+        sa, sb = reference.signature(a, 1, 128, kind), reference.signature(bset, 1, 128, kind)
         assert e.estimate == sum(x == y for x, y in zip(sa, sb, strict=True)) / 128
         ba, bb = buckets_of(docs[e.id_a], kind, k, b, r), buckets_of(docs[e.id_b], kind, k, b, r)
         assert e.collided_bands == [band for band in range(b) if ba[band] == bb[band]]
@@ -189,7 +189,7 @@ def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
     """explain's shingle texts come from the shingle stage's fragment: they must give the same set."""
     from dedup.bindings import parameter_values
     from dedup.sqlfiles import query
-    from dedup.stages import shingle_texts_sql
+    from dedup.stages import shingles_sql
 
     long_text = " ".join(f"Wörd{i % 97} ünd {i}" for i in range(400))  # longer than one 256 piece
     docs = {"long": long_text, "short": "tiny", "other": "Größe und Maß: ÉTÉ à Paris, naïve café " * 20}
@@ -198,12 +198,12 @@ def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
     settings = index_settings(DuckDBEngine(con))
     values = {**parameter_values(settings), "doc_id_a": 1, "doc_id_b": 3}
     got = DuckDBEngine(con).fetch_rows(
-        query("shingle_texts", values, shingle_texts=shingle_texts_sql(kind, k, "chosen_documents"))
+        query("shingle_texts", values, shingles=shingles_sql(kind, k, "chosen_documents", texts=True))
     )
     stored = con.execute("select doc_id, fingerprint from shingles where doc_id in (1, 3)").fetchall()
     ids = dict(con.execute("select doc_id, id from documents").fetchall())
     con.close()
     assert {(d, f) for d, f, _ in got} == set(stored) and len(got) == len(stored) > 300
     for doc_id, fingerprint, shingle in got:
-        assert reference.md5_u64(shingle) == fingerprint
+        assert reference.fingerprint(shingle, kind) == fingerprint
         assert shingle in reference.shingles(docs[ids[doc_id]], k, kind)

@@ -122,13 +122,17 @@ def test_index_commands_in_a_real_process(tmp_path):
     assert done.returncode == 1 and done.stderr.startswith("Error: ") and "Traceback" not in done.stderr
 
 
-def test_an_index_of_another_hash_scheme_is_refused(tmp_path):
+@pytest.mark.parametrize("scheme", ["md5-le64/affine-mod-p/v1", "md5-le64/affine-mod-2^32/v2"])
+def test_an_index_of_another_hash_scheme_is_refused(tmp_path, scheme):
+    """v2 fingerprinted word shingles otherwise: its index would silently miss the pairs of new documents."""
     import duckdb
 
-    db = make_index(tmp_path, {"a": "some text", "b": "more text"})
+    db = make_index(tmp_path, {"a": "some text", "b": "more text"}, "index", "--shingle-type", "word", "-k", "1")
     con = duckdb.connect(str(db))
-    con.execute("update runs set hash_scheme = 'md5-le64/affine-mod-p/v1'").fetchall()
+    con.execute("update runs set hash_scheme = $scheme", {"scheme": scheme}).fetchall()
     con.close()
     new = write_jsonl(tmp_path / "new.jsonl", {"c": "new text"})
-    result = CliRunner().invoke(app, ["add", str(db), str(new)])
-    assert result.exit_code == 1 and "hash scheme md5-le64/affine-mod-p/v1" in result.stderr
+    for command in (["add", str(db), str(new)], ["query", str(db), "--text", "some text"]):
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code == 1 and f"hash scheme {scheme}" in result.stderr, command
+        assert "run it again" in result.stderr and len(result.stderr.strip().splitlines()) == 1

@@ -76,7 +76,7 @@ def test_the_summary_accounts_for_every_input_and_stage(clough):
     assert "17 decoded as Latin-1" in text
     for (stage,) in rows(db, "select stage from stages"):
         assert f">{stage}</td>" in page
-    assert "md5-le64/affine-mod-2^32/v2" in text
+    assert "md5-le64+cyclic-words/affine-mod-2^32/v3" in text
     assert str(db.resolve()) in text
 
 

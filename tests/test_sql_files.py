@@ -17,7 +17,9 @@ FRAGMENTS = {
     "bucket_list": sqltext.bucket_list(2, 2),
     "equal_minhash_count": sqltext.equal_minhash_count(4),
     "word_windows": sqltext.word_windows(3),
-    "word_window_columns": sqltext.word_window_columns(3),
+    "word_fingerprint": sqltext.word_fingerprint(3),
+    "word_text": sqltext.word_text(3),
+    "digest_fingerprint": "cast(conv(d, 16, -10) as bigint)",
     "table": "some_table",
     "keep_order": "d.position",
     "documents": "documents",
@@ -29,10 +31,10 @@ KEYWORDS = {"lateral", "unnest", "range", "select", "values"}
 
 
 def body_of(text: str) -> str:
-    """The statement without its comments, fragments filled (shingle_texts by the char fragment)."""
-    shingles = read_sql("fragments/shingle_texts_char.sql").text
+    """The statement without its comments, fragments filled (shingles by the char fragment)."""
+    shingles = read_sql("fragments/shingles_char.sql").text
     shared = {name: read_sql(f"fragments/{name}.sql").text for name in SHARED_FRAGMENTS}
-    fragments = {"shingle_texts": shingles, "shingle_texts_of_slices": shingles, **shared}
+    fragments = {"shingles": shingles, "shingles_of_slices": shingles, **shared}
     filled = fill(fill(text, {**fragments, **FRAGMENTS}), FRAGMENTS)
     lines = [line.split("--", 1)[0] for line in filled.splitlines()]
     return "\n".join(lines).lower()

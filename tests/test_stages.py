@@ -25,7 +25,7 @@ def test_documents_normalizes_and_numbers_by_id(con):
     ]
 
 
-def test_char_shingles_are_distinct_k_windows_with_md5_fingerprints(con):
+def test_char_shingles_are_distinct_k_windows_with_digest_fingerprints(con):
     settings = settings_for(shingle_size=3)
     load_documents(con, {"a": "abab", "b": "xy", "c": " "}, settings)
     run_stages(con, settings, until="shingles", start="shingles")
@@ -45,13 +45,25 @@ def test_fingerprint_of_abc_is_published_md5_value(con):
     assert rows(con, "select fingerprint, h from shingles") == [(0xB04FD23C98500190, 0xB04FD23C)]
 
 
-def test_word_shingles_join_k_tokens_with_one_space(con):
+def test_word_shingles_are_k_token_windows_with_v3_fingerprints(con):
+    """The README's test vectors: H = 0; H = rotl64(H, 1) xor md5_u64(token) for each token."""
     settings = settings_for(shingle_type="word", shingle_size=2)
     load_documents(con, {"a": "Hello, world! Hello world", "b": "one", "c": "!!! ..."}, settings)
     run_stages(con, settings, until="shingles", start="shingles")
     got = rows(con, "select d.id, s.fingerprint from shingles s join documents d using (doc_id) order by all")
-    expected = sorted([("a", md5_u64("hello world")), ("a", md5_u64("world hello")), ("b", md5_u64("one"))])
+    expected = sorted([("a", 0x6A55E1D863B0FBC7), ("a", 0x7A28A6FC4420B3A6), ("b", md5_u64("one"))])
     assert got == expected
+    assert md5_u64("hello") == 0x762A4BBC2A40415D and md5_u64("world") == 0x860176A03730797D
+    rotl1 = ((md5_u64("hello") << 1) | (md5_u64("hello") >> 63)) & (2**64 - 1)
+    assert rotl1 ^ md5_u64("world") == 0x6A55E1D863B0FBC7
+
+
+def test_word_fingerprint_of_five_tokens_is_the_published_vector(con):
+    settings = settings_for(shingle_type="word", shingle_size=5)
+    load_documents(con, {"a": "The quick brown fox jumps", "b": "a a"}, settings)
+    run_stages(con, settings, until="shingles", start="shingles")
+    got = rows(con, "select d.id, s.fingerprint from shingles s join documents d using (doc_id) order by all")
+    assert got == [("a", 0xA0D34A88A05BBFAA), ("b", 0xF9DB1241CB9E4315)]
 
 
 def test_signatures_are_minima_of_affine_maps_mod_2_32(con):

@@ -1,9 +1,11 @@
--- fragment: shingle_texts (char shingles)
+-- fragment: shingles (char shingles)
 -- reads:    {{ documents }}(doc_id, norm): documents, or the documents an explain looks at
 -- params:   $k, $piece
--- One row per shingle occurrence: (doc_id, shingle text). Shared by sql/02_shingles.sql, which
--- hashes and stores the distinct fingerprints, and sql/queries/shingle_texts.sql (dedup explain),
--- which shows the texts: one definition of a shingle for both.
+-- One row per shingle occurrence: (doc_id, fingerprint, shingle). Shared by sql/02_shingles.sql,
+-- which keeps the distinct fingerprints, and sql/queries/shingle_texts.sql (dedup explain), which
+-- shows the texts: one definition of a shingle for both.
+-- fingerprint = the first 8 bytes of MD5(UTF-8 shingle) read little-endian (a published hash
+-- that does not change between DuckDB releases, unlike hash()).
 -- A character k-shingle is k consecutive code points of norm. A non-empty text shorter than k
 -- is one shingle (all of it); an empty text has none.
 -- Texts are cut into chunks of $piece code points by one linear regex pass, and each chunk is
@@ -31,6 +33,10 @@ pieces as (
 positions as (
     select doc_id, piece, unnest(range(0, if(n <= $k, 1, least(chunk_length, length(piece) - $k + 1)))) as i
     from pieces
+),
+shingles as (
+    select doc_id, substr(piece, i + 1, $k) as shingle
+    from positions
 )
-select doc_id, substr(piece, i + 1, $k) as shingle
-from positions
+select doc_id, (md5_number(shingle) & 18446744073709551615::uhugeint)::ubigint as fingerprint, shingle
+from shingles
