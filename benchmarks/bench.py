@@ -44,6 +44,8 @@ from workloads import REAL_CORPORA, WORKLOADS, write  # noqa: E402
 
 SYSTEMS = ("dedup", "rensa", "fastsketch", "datasketch")
 PEERS = ("rensa", "fastsketch", "datasketch")
+# dedup's own runs: this checkout, its exact method, a dense banding, and --baseline (another checkout)
+DEDUPS = ("dedup", "exact", "dense", "baseline")
 
 
 @dataclass
@@ -75,7 +77,7 @@ def child(args: argparse.Namespace) -> None:
 
 def command_for(system: str, source: Path, out: Path, args: argparse.Namespace) -> list[str]:
     """dedup runs as its own CLI process (what a user runs); a peer as a child of this script."""
-    if system in ("dedup", "exact", "dense"):
+    if system in DEDUPS:
         method = "exact" if system == "exact" else "lsh"
         banding = ["--bands", "32", "--rows", "4"] if system == "dense" else []
         return [
@@ -112,6 +114,8 @@ def run_system(system: str, source: Path, work: Path, args: argparse.Namespace) 
     out = work / f"{source.stem}-{system}.parquet"
     out.unlink(missing_ok=True)
     env = dict(os.environ, RAYON_NUM_THREADS=str(args.threads), OMP_NUM_THREADS=str(args.threads))
+    if system == "baseline":  # the same dedup command, its package imported from another checkout
+        env["PYTHONPATH"] = args.baseline
     peak_spill = 0
     done = threading.Event()
 
@@ -151,7 +155,7 @@ def pair_set(path: Path) -> set[tuple[str, str]]:
 
 
 def candidates_of(system: str, path: Path) -> int:
-    if system in ("dedup", "exact", "dense"):
+    if system in DEDUPS:
         found = re.search(r"candidates: ([\d,]+)  pairs:", SUMMARIES[path])  # the summary line, not the progress line
         assert found is not None, SUMMARIES[path]
         return int(found.group(1).replace(",", ""))
@@ -231,7 +235,7 @@ def bench(name: str, source: Path, args: argparse.Namespace, work: Path) -> list
                 precision,
             )
         )
-        if system in ("dedup", "exact", "dense"):
+        if system in DEDUPS:
             results[-1].stages = stage_seconds(runs[-1][2])
             results[-1].spill_mib = max(SPILLS.get(r[2], 0.0) for r in runs)
         print(
@@ -264,7 +268,7 @@ def markdown(results: list[Result]) -> str:
     for r in results:
         own = next((x for x in results if x.workload == r.workload and x.system == "dedup"), None)
         ratio_t = ratio_c = ratio_m = ""
-        if own is not None and r.system in PEERS:
+        if own is not None and r.system in (*PEERS, "baseline"):
             ratio_t = f"{own.seconds / r.seconds:.2f}"
             ratio_c = f"{own.cpu_seconds / r.cpu_seconds:.2f}"
             ratio_m = f"{own.peak_mib / r.peak_mib:.2f}"
@@ -321,6 +325,11 @@ def main() -> None:
         help="reference answer: exact (--method exact) or dense (LSH 32 bands x 4 rows: a pair >= 0.8 is missed "
         "with probability < 5e-8; for inputs where exact is too slow), or none (the scaling series: no recall)",
     )
+    parser.add_argument(
+        "--baseline",
+        help="a checkout of another dedup commit (e.g. a git worktree): adds the system 'baseline', "
+        "dedup run with that checkout's package, alternating with the others",
+    )
     parser.add_argument("--memory-limit", help="dedup's --memory-limit (e.g. 4GB); adds peak spill and stage times")
     parser.add_argument("--repeat", type=int, default=1, help="runs per system; the median time is shown")
     parser.add_argument("--work", default="/tmp/dedup-bench", help="folder for corpora and outputs")
@@ -334,6 +343,8 @@ def main() -> None:
         child(args)
         return
     args.systems = [s for s in args.systems.split(",") if s]
+    if args.baseline and "baseline" not in args.systems:
+        args.systems.insert(1, "baseline")
     unknown = [name for name in args.workloads if name not in WORKLOADS and name not in REAL_CORPORA]
     if unknown:  # not argparse's choices: with nargs="*" it refuses an empty list (Python 3.11)
         parser.error(f"unknown workload {unknown[0]!r}; choose from {', '.join([*WORKLOADS, *REAL_CORPORA])}")
