@@ -27,7 +27,7 @@ from .records import checkpoints, input_fingerprint
 from .reports import Progress, RunResult, StageReport, Summary
 from .runner import STAGES_KEPT, run_stages
 from .settings import Settings
-from .stages import compile_run
+from .stages import BYTES_PER_SHINGLE, compile_run
 
 __all__ = ["run_settings", "execute", "Progress", "RunResult", "StageReport", "Summary"]
 
@@ -213,7 +213,6 @@ NOTHING_KEPT = "interrupted; a run without --db keeps nothing (give --db to resu
 # tables keep a large run's memory and spill bounded. A character shingle starts at every code
 # point (rows ~ text bytes), a word shingle at every token (~4 bytes or more with its separator).
 SMALL_SHINGLES = 16_000_000
-BYTES_PER_SHINGLE = {"char": 1, "word": 4}
 
 
 def shingle_estimate(read: Read, settings: Settings) -> int:

@@ -98,9 +98,13 @@ def compile_stages(settings: Settings, dialect: str = "duckdb") -> list[tuple[St
 BATCHED_ON = {"shingles": "documents", "signatures": "documents", "verified": "candidates"}
 BATCHED_DIALECTS = ("duckdb",)
 # A batch of documents holds at most this many documents and about this many characters of
-# normalized text (about as many shingle occurrences): ~1 GB of DuckDB memory at most.
+# normalized text (about as many shingle occurrences): ~1 GB of DuckDB memory at most. Word
+# shingles start at every token, ~4 bytes or more with its separator: their batches hold
+# BYTES_PER_SHINGLE times the characters for about as many shingle rows (the long workload, 39 MB
+# in 6.0M word shingles: one batch instead of three, no staging copies or checkpoints between).
 BATCH_DOCUMENTS = 100_000
 BATCH_CHARACTERS = 16_000_000
+BYTES_PER_SHINGLE = {"char": 1, "word": 4}
 # A batch of candidates joins about this many shingle rows of their documents.
 BATCH_SHINGLES = 20_000_000
 
@@ -113,7 +117,7 @@ BYTES_PER_BATCH_ROW = 128
 MIN_BATCH = 50_000
 
 
-def batch_sizes(memory_bytes: int | None, bands: int) -> dict[str, dict[str, int]]:
+def batch_sizes(memory_bytes: int | None, bands: int, shingle_type: str = "char") -> dict[str, dict[str, int]]:
     """The bounds of the batches of each batched table (batch_ranges_<table>.sql); `bands` tells
     a likely pair of copies among the candidates (it collides in every band)."""
     characters, shingles = BATCH_CHARACTERS, BATCH_SHINGLES
@@ -121,7 +125,7 @@ def batch_sizes(memory_bytes: int | None, bands: int) -> dict[str, dict[str, int
         rows = max(MIN_BATCH, memory_bytes // BYTES_PER_BATCH_ROW)
         characters, shingles = min(characters, rows), min(shingles, rows)
     return {
-        "documents": {"characters": characters, "documents": BATCH_DOCUMENTS},
+        "documents": {"characters": characters * BYTES_PER_SHINGLE[shingle_type], "documents": BATCH_DOCUMENTS},
         "candidates": {"shingles": shingles, "bands": bands},
     }
 
@@ -167,7 +171,7 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
         + (("staging_create", "staging_enter", "staging_leave") if batched else ())
         + (("spark_input_digest", "spark_skipped", "spark_duplicate_ids") if dialect == "spark" else ())
     }
-    sizes = batch_sizes(settings.memory_bytes, settings.banding.bands)
+    sizes = batch_sizes(settings.memory_bytes, settings.banding.bands, settings.shingle_type)
     for table in dict.fromkeys(t for t in batched_on if t is not None):
         queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect)
         queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect)
