@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 
-# v3: word shingles are fingerprinted from their tokens' MD5s (a cyclic polynomial, README
+# v3: word shingles are fingerprinted from their tokens' MD5s (a cyclic polynomial, docs/reference.md
 # "Hashing"; sql/fragments/shingles_word.sql), character shingles by MD5 as in v2.
 SCHEME = "md5-le64+cyclic-words/affine-mod-2^32/v3"
 MASK = 2**32 - 1  # permutation values are taken mod 2^32: a*h + b < 2^64 for 32-bit a, b, h

@@ -1,4 +1,4 @@
-"""The README's commands work and show real output."""
+"""The commands of the README and docs/reference.md work and show real output."""
 
 from __future__ import annotations
 
@@ -68,8 +68,8 @@ def test_quickstart_summary_figures_are_what_a_run_prints(monkeypatch):
 
 
 def index_section_commands() -> list[tuple[str, str]]:
-    """($ command, shown output) from the console blocks of the README's index section."""
-    readme = (REPO / "README.md").read_text()
+    """($ command, shown output) from the console blocks of the reference's index section."""
+    readme = (REPO / "docs" / "reference.md").read_text()
     section = readme.split("## Index, clusters and exports")[1].split("\n## ")[0]
     steps = []
     for block in re.findall(r"```console\n(.+?)```", section, flags=re.S):

@@ -46,7 +46,7 @@ def test_fingerprint_of_abc_is_published_md5_value(con):
 
 
 def test_word_shingles_are_k_token_windows_with_v3_fingerprints(con):
-    """The README's test vectors: H = 0; H = rotl64(H, 1) xor md5_u64(token) for each token."""
+    """The test vectors of docs/reference.md: H = 0; H = rotl64(H, 1) xor md5_u64(token) for each token."""
     settings = settings_for(shingle_type="word", shingle_size=2)
     load_documents(con, {"a": "Hello, world! Hello world", "b": "one", "c": "!!! ..."}, settings)
     run_stages(con, settings, until="shingles", start="shingles")

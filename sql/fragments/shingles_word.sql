@@ -12,7 +12,7 @@
 --     H = 0;  for each token t in order:  H = rotl64(H, 1) xor f(t)
 -- i.e. the xor of f(t_i) rotated left by m - i bits (mod 64): a cyclic polynomial ("BuzHash")
 -- hash of the token fingerprints (Lemire and Kaser, "Recursive n-gram hashing is pairwise
--- independent, at best", 2010). The README lists test vectors; tests/reference.py computes it.
+-- independent, at best", 2010). docs/reference.md lists test vectors; tests/reference.py computes it.
 -- How: `tokens` is the document's tokens joined by one space (every run of other characters
 -- becomes one space; the regex replaces only the runs that are not already one space), `words`
 -- their list (`token_list`, a plain split) and `fps` their fingerprints (one MD5 per token). Shingle i takes
