@@ -1,5 +1,6 @@
 """The parts of statements that Python generates: the per-permutation column lists and band
-expressions that depend on --num-perm, --bands and --rows.
+expressions that depend on --num-perm, --bands and --rows, and the word shingle's window columns
+and fingerprint (hash scheme v3) that depend on --shingle-size.
 
 Every other statement is a file of sql/ (dedup/sqlfiles.py reads them); only the engine
 (dedup/engine/) writes its own DDL around them (create ... as, transactions). Values never enter
@@ -8,6 +9,8 @@ user string still travels as a bound parameter.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 
 def minhash_columns(num_perm: int) -> str:
@@ -41,9 +44,9 @@ def _rotl(value: str, bits: int) -> str:
 
 def word_fingerprint(k: int) -> str:
     """The v3 fingerprint of a word shingle from its token fingerprints f0 .. f{k-1}: the xor of
-    f_j rotated left by (k - 1 - j) mod 64 bits (dedup/hashing.py, word_fingerprint)."""
+    f_j rotated left by (k - 1 - j) mod 64 bits (docs/reference.md, "Hashing"; tests/reference.py)."""
     terms = [f"f{j}" if (k - 1 - j) % 64 == 0 else _rotl(f"f{j}", (k - 1 - j) % 64) for j in range(k)]
-    return _xor_tree(terms, lambda a, b: f"xor({a}, {b})")
+    return _balanced(terms, lambda a, b: f"xor({a}, {b})")
 
 
 def spark_word_fingerprint(k: int) -> str:
@@ -55,11 +58,12 @@ def spark_word_fingerprint(k: int) -> str:
         value = f"fps[i + {j}]"
         return value if bits == 0 else f"(shiftleft({value}, {bits}) | shiftrightunsigned({value}, {64 - bits}))"
 
-    return _xor_tree([term(j) for j in range(k)], lambda a, b: f"({a} ^ {b})")
+    return _balanced([term(j) for j in range(k)], lambda a, b: f"({a} ^ {b})")
 
 
-def _xor_tree(terms: list[str], combine) -> str:
-    """terms combined pairwise as a balanced tree (depth log2 k, not k: shallow expressions bind faster)."""
+def _balanced(terms: list[str], combine: Callable[[str, str], str]) -> str:
+    """terms combined pairwise as a balanced tree (depth log2 n, not n): DuckDB binds and optimizes
+    a shallow expression faster (~35 ms instead of ~60 ms for 128 terms), the same value."""
     while len(terms) > 1:
         pairs = [combine(terms[i], terms[i + 1]) for i in range(0, len(terms) - 1, 2)]
         terms = pairs + ([terms[-1]] if len(terms) % 2 else [])
@@ -81,13 +85,9 @@ def bucket_list(bands: int, rows: int) -> str:
 
 def equal_minhash_count(num_perm: int, left: str = "sa", right: str = "sb") -> str:
     """How many of the num_perm signature values two rows share: a sum of num_perm terms, nested as
-    a balanced tree (depth log2 num_perm, not num_perm): DuckDB binds and optimizes it in ~35 ms
-    instead of ~60 ms at 128 permutations, the same integer."""
+    a balanced tree, the same integer."""
     terms = [f"({left}.mh_{i} = {right}.mh_{i})::integer" for i in range(num_perm)]
-    while len(terms) > 1:
-        pairs = [f"({terms[i]} + {terms[i + 1]})" for i in range(0, len(terms) - 1, 2)]
-        terms = pairs + ([terms[-1]] if len(terms) % 2 else [])
-    return terms[0]
+    return _balanced(terms, lambda a, b: f"({a} + {b})")
 
 
 # Spark's bigint is signed. The Spark files of the two stages below run with ANSI mode off (their
