@@ -1,9 +1,10 @@
 """The peer pipelines, each run in its own process by bench.py: read, shingle, MinHash, LSH, verify.
 
-Both use Python shingling identical to dedup's for ASCII text (lowercase, whitespace runs collapsed,
-character k-grams or word k-grams), the same num_perm and the same banding as dedup, and verify
-every candidate with the exact Jaccard of the two shingle sets, so candidates, pairs and recall
-compare like with like.
+All use Python shingling identical to dedup's for ASCII text (lowercase, whitespace runs collapsed,
+character k-grams or word k-grams) and the same num_perm, and verify every candidate with the
+exact Jaccard of the two shingle sets, so candidates, pairs and recall compare like with like.
+datasketch takes dedup's banding; rensa and FastSketchLSH need bands dividing num_perm and take
+peer_banding (what a careful user of them picks).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from dedup.banding import detection_probability
 
 WORD = re.compile(r"\w+")
 
@@ -90,10 +93,8 @@ def peer_banding(threshold: float, num_perm: int) -> tuple[int, int]:
     need it), the fewest bands that keep P(candidate | J = threshold) >= 0.999 (32 x 4 at 0.8 and
     64 x 2 at 0.5 for 128 permutations)."""
     for bands in range(1, num_perm + 1):
-        if num_perm % bands == 0:
-            rows = num_perm // bands
-            if 1 - (1 - threshold**rows) ** bands >= 0.999:
-                return bands, rows
+        if num_perm % bands == 0 and detection_probability(threshold, bands, num_perm // bands) >= 0.999:
+            return bands, num_perm // bands
     return num_perm, 1
 
 
