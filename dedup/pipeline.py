@@ -198,6 +198,9 @@ def execute(
         if settings.db is None:
             raise
         raise EngineError(f"{error} (finished stages are kept in {settings.db}; run again to resume)") from None
+    finally:
+        if read is not None:  # the engine that read its spool is closed
+            read.close()
 
 
 PAIRS_QUERY = {PairsListed.all: "export_pairs", PairsListed.between_groups: "export_pairs_between_groups"}

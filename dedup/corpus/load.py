@@ -20,6 +20,7 @@ from ..settings import Settings
 from ..sqlfiles import query
 from ..stages import Plan
 from .read import Read, duplicate_id
+from .spool import update_digest
 
 
 @dataclass
@@ -65,12 +66,19 @@ def load_inputs(engine: Engine, settings: Settings, plan: Plan, read: Read | Non
 
 def _load_by_python(engine: Engine, read: Read) -> Loaded:
     raw, skipped = read.raw, read.skipped
+    engine.register_arrow("raw_skipped", skipped)
+    if read.spool is not None:  # a large input, written out as it was read
+        engine.register_parquet("raw_documents", read.spool.finish())
+        duplicates = engine.fetch_rows(query("duplicate_ids", dialect=engine.dialect))
+        if duplicates:  # the ids of documents no longer held by Python, checked where they are
+            raise duplicate_id(duplicates[0][0])
+        digest = read.spool.digest.copy()
+        update_digest(digest, skipped)
+        return Loaded(read.spool.documents, skipped, read.latin1, digest.hexdigest(), read.notes)
     assert raw is not None, "inputs registered twice"
     read.raw = None  # the engine's registration is the only reference: freed once the documents stage ran
-    loaded = Loaded(raw.num_rows, skipped, read.latin1, digest_tables(raw, skipped), read.notes)
     engine.register_arrow("raw_documents", raw)
-    engine.register_arrow("raw_skipped", skipped)
-    return loaded
+    return Loaded(raw.num_rows, skipped, read.latin1, digest_tables(raw, skipped), read.notes)
 
 
 def _load_by_spark(engine: Engine, settings: Settings, plan: Plan) -> Loaded:
@@ -78,7 +86,7 @@ def _load_by_spark(engine: Engine, settings: Settings, plan: Plan) -> Loaded:
 
     ids_from_columns, notes = read_corpus(engine, settings)
     if ids_from_columns:  # every stage takes the ids to be unique, as DuckDB's reading checks
-        duplicates = engine.fetch_rows(plan.query("spark_duplicate_ids"))
+        duplicates = engine.fetch_rows(plan.query("duplicate_ids"))
         if duplicates:
             raise duplicate_id(duplicates[0][0])
     digest = engine.fetch_rows(plan.query("spark_input_digest"))[0]
@@ -92,10 +100,5 @@ def digest_tables(*tables: pa.Table) -> str:
     """sha256 of the tables' schemas and column buffers (tables built by dedup.corpus, offset 0)."""
     digest = hashlib.sha256()
     for table in tables:
-        digest.update(str(table.schema).encode())
-        digest.update(str(table.num_rows).encode())
-        for column in table.combine_chunks().columns:
-            for chunk in column.chunks:
-                for buffer in chunk.buffers():
-                    digest.update(b"-" if buffer is None else memoryview(buffer))
+        update_digest(digest, table)
     return digest.hexdigest()

@@ -13,11 +13,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import pyarrow as pa
 
 from ..errors import InputError, Interrupted, UsageError, first_line
 from ..settings import Settings
+from .spool import SPOOL_BYTES, Spool
 from .walk import files_below, walk
 
 # A table's format by its extension; csv, tsv and jsonl may be gzip-compressed (`.csv.gz`).
@@ -42,7 +44,8 @@ class Corpus:
     """The documents read so far, in order. A table's texts stay Arrow strings, not a Python string
     per document (on 1M short documents: 2.1-3.1 instead of 3.3-3.4 CPU-s, peak 0.75-1.0 instead of
     1.1-1.3 GiB; the ids are still Python values); a file's or a line's text is a Python string
-    until the next table or the end."""
+    until the next table or the end. With a spool (a run's reading), the documents held are written
+    to it each time their texts pass SPOOL_BYTES: reading holds one batch, not the whole input."""
 
     ids: list[object] = field(default_factory=list)
     encodings: list[str] = field(default_factory=list)
@@ -51,29 +54,34 @@ class Corpus:
     nearly_utf8: list[tuple[object, int]] = field(default_factory=list)  # (id, stray bytes) read as Latin-1
     text_chunks: list[pa.Array] = field(default_factory=list)  # the texts in order, after `pending`'s flush
     pending: list[str] = field(default_factory=list)  # the texts added since the last chunk
+    spool: Spool | None = None  # where the documents go past SPOOL_BYTES; None: all held in memory
+    names: list[object] | None = None  # --ids: every document's id, in order, instead of its line number
+    text_map: Callable[[str], str] | None = None  # applied to every text (--strip-html)
+    written: int = 0  # documents written to the spool
+    written_latin1: int = 0
+    held_bytes: int = 0  # of the texts held
 
     def add(self, doc_id: object, text: str, encoding: str = "utf-8") -> None:
+        self._write_out_if_full()
         self.ids.append(doc_id)
         self.pending.append(text)
         self.encodings.append(encoding)
+        self.held_bytes += len(text)
 
     def add_texts(self, ids: list[object], texts: pa.ChunkedArray, encodings: list[str] | None = None) -> None:
         """A table's documents: `texts` UTF-8 strings (checked), no NULLs, one per id; each one's
         encoding if any was decoded as Latin-1 (see decoded_cells)."""
+        self._write_out_if_full()
         self._flush()
         self.ids.extend(ids)
         self.encodings.extend(["utf-8"] * len(ids) if encodings is None else encodings)
         for chunk in texts.chunks:  # 32-bit offsets as a Python-built array has: cast chunk by chunk
             self.text_chunks.append(chunk.cast(pa.string()) if chunk.type != pa.string() else chunk)
+        self.held_bytes += texts.nbytes
 
     def texts(self) -> pa.ChunkedArray:
         self._flush()
         return pa.chunked_array(self.text_chunks, pa.string())
-
-    def map_texts(self, function: Callable[[str], str]) -> None:
-        """Every text replaced by function(text) (--strip-html), in Python."""
-        texts = [function(text) for text in self.texts().to_pylist()]
-        self.text_chunks, self.pending = [], texts
 
     def last_text(self) -> str:
         return self.pending[-1] if self.pending else self.text_chunks[-1][-1].as_py()
@@ -85,23 +93,54 @@ class Corpus:
             self.pending = []
 
     @property
+    def documents(self) -> int:
+        return self.written + len(self.ids)
+
+    @property
     def latin1(self) -> int:
-        return sum(1 for e in self.encodings if e == "latin-1")
+        return self.written_latin1 + sum(1 for e in self.encodings if e == "latin-1")
+
+    def check_unique(self) -> None:
+        """Every id once; when documents were written out, the engine checks them (duplicate_ids)."""
+        if not self.written:
+            _check_unique(self.ids)
+
+    def _write_out_if_full(self) -> None:
+        if self.spool is not None and self.held_bytes >= SPOOL_BYTES:
+            self.write_out()
+
+    def write_out(self) -> None:
+        """Write the documents held to the spool and forget them."""
+        assert self.spool is not None
+        table = self.to_arrow()
+        self.spool.write(table)
+        self.written_latin1 = self.latin1
+        self.written += table.num_rows
+        self.ids, self.encodings, self.text_chunks, self.pending, self.held_bytes = [], [], [], [], 0
 
     def to_arrow(self) -> pa.Table:
+        """The documents held, numbered on from those written out."""
+        ids_given = self.ids
+        if self.names is not None:  # too few names: an error once reading ends (check_names)
+            ids_given = self.names[self.written : self.documents]
+            ids_given += [None] * (len(self.ids) - len(ids_given))
         try:
-            ids = pa.array(self.ids)
+            ids = pa.array(ids_given)
         except OverflowError:  # an unsigned 64-bit id column with ids from 2^63
-            ids = pa.array(self.ids, pa.uint64())
+            ids = pa.array(ids_given, pa.uint64())
         if not (pa.types.is_integer(ids.type) or pa.types.is_string(ids.type) or pa.types.is_null(ids.type)):
             ids = ids.cast(pa.string())
         if pa.types.is_null(ids.type):
             ids = ids.cast(pa.string())
+        texts = self.texts()
+        if self.text_map is not None:
+            mapped = pa.array([self.text_map(t) for t in texts.to_pylist()], pa.string())  # chunked past 2 GiB
+            texts = mapped if isinstance(mapped, pa.ChunkedArray) else pa.chunked_array([mapped])
         table = pa.table(
             {
-                "position": pa.array(range(1, len(self.ids) + 1), pa.int64()),
+                "position": pa.array(range(self.written + 1, self.documents + 1), pa.int64()),
                 "id": ids,
-                "text": self.texts(),
+                "text": texts,
                 "encoding": pa.array(self.encodings, pa.string()),
             }
         )
@@ -128,21 +167,48 @@ class Read:
     latin1: int
     notes: list[str]
     started: float  # time.perf_counter() when reading began
+    spool: Spool | None = None  # the documents, when an input this large was written out as it was read
 
     @property
     def text_bytes(self) -> int:
+        if self.spool is not None:
+            return self.spool.text_bytes
         return 0 if self.raw is None else self.raw.column("text").nbytes
+
+    def close(self) -> None:
+        """Remove the spool's file, if any (once the engine no longer reads it); never fails."""
+        if self.spool is not None:
+            self.spool.close()
 
 
 def read_by_python(settings: Settings, documents: pa.Table | None = None) -> Read:
-    """settings.inputs, or the documents given, read by pyarrow into Arrow tables."""
+    """settings.inputs, or the documents given, read by pyarrow into Arrow tables; an input past
+    SPOOL_BYTES of text written out to a Parquet file as it is read (see dedup.corpus.spool)."""
     started = time.perf_counter()
+    spool = Spool(spool_folder(settings))
     try:
-        corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
+        corpus = read_inputs(settings, spool) if documents is None else read_documents(documents, settings.strip_html)
+        raw: pa.Table | None = corpus.to_arrow()
+        if spool.written:  # the rest goes where the rest went
+            spool.write(raw)
+            raw = None
     except KeyboardInterrupt:
+        spool.close()
         raise Interrupted("interrupted while reading the inputs; nothing was written") from None
+    except BaseException:
+        spool.close()
+        raise
     # The texts as Python strings (~300 MB at 1M short documents) are freed on return.
-    return Read(corpus.to_arrow(), corpus.skipped_arrow(), corpus.latin1, list(corpus.notes), started)
+    kept = spool if spool.written else None
+    return Read(raw, corpus.skipped_arrow(), corpus.latin1, list(corpus.notes), started, kept)
+
+
+def spool_folder(settings: Settings) -> Path | None:
+    """Where a large input is written as it is read: --temp-dir, else beside --db, else the system's
+    temporary folder (as the engine spills)."""
+    if settings.temp_dir is not None:
+        return settings.temp_dir
+    return settings.db.parent if settings.db is not None else None
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -159,9 +225,17 @@ def decode(data: bytes) -> tuple[str, str]:
         return data.decode("latin-1"), "latin-1"
 
 
-def read_inputs(settings: Settings) -> Corpus:
-    """The corpus that settings.inputs name, read with the run's input options."""
-    corpus = read_corpus(
+def read_inputs(settings: Settings, spool: Spool | None = None) -> Corpus:
+    """The corpus that settings.inputs name, read with the run's input options (written to the
+    spool as it is read, if one is given)."""
+    corpus = Corpus(spool=spool)
+    if settings.ids_file is not None:
+        corpus.names = read_names(settings.ids_file)
+    if settings.strip_html:
+        from ..cleanup import html_to_text  # html.parser only for --strip-html
+
+        corpus.text_map = html_to_text
+    read_corpus(
         settings.inputs,
         lines=settings.lines,
         id_column=settings.id_column,
@@ -169,13 +243,10 @@ def read_inputs(settings: Settings) -> Corpus:
         include_hidden=settings.include_hidden,
         delimiter=settings.delimiter,
         follow_links=settings.follow_links,
+        corpus=corpus,
     )
     if settings.ids_file is not None:
-        name_lines(corpus, settings.ids_file)
-    if settings.strip_html:
-        from ..cleanup import html_to_text  # html.parser only for --strip-html
-
-        corpus.map_texts(html_to_text)
+        check_names(corpus, settings.ids_file)
     return corpus
 
 
@@ -188,9 +259,10 @@ def read_corpus(
     include_hidden: bool = False,
     delimiter: str | None = None,
     follow_links: bool = False,
+    corpus: Corpus | None = None,
 ) -> Corpus:
     inputs = list(inputs)
-    corpus = Corpus()
+    corpus = corpus if corpus is not None else Corpus()
     prefixed = len(inputs) > 1
     if inputs.count(STDIN) > 1:
         raise UsageError("`-` (standard input) can be given once")
@@ -213,15 +285,15 @@ def read_corpus(
         else:
             _read_file(corpus, path, path_id(path))
             _note_many_lines(corpus, path)
-    _check_unique(corpus.ids)
+    corpus.check_unique()
     if corpus.nearly_utf8:
         corpus.notes.append(nearly_utf8_note(corpus.nearly_utf8))
     return corpus
 
 
-def name_lines(corpus: Corpus, ids_file: Path) -> None:
-    """--ids FILE: the documents of one --lines input named by the lines of FILE, in order (UTF-8,
-    \\n or \\r\\n line ends), one id per document; a count that differs is an error."""
+def read_names(ids_file: Path) -> list[object]:
+    """--ids FILE: the lines of FILE (UTF-8, \\n or \\r\\n line ends), the ids of one --lines input's
+    documents in order (checked against it by check_names once it is read)."""
     try:
         data = ids_file.read_bytes()
     except OSError as error:
@@ -233,12 +305,18 @@ def name_lines(corpus: Corpus, ids_file: Path) -> None:
     ids: list[object] = [line.removesuffix("\r") for line in text.split("\n")]
     if ids and ids[-1] == "":
         ids.pop()
-    if len(ids) != len(corpus.ids):
-        raise InputError(f"--ids {ids_file} has {len(ids):,} lines, the input {len(corpus.ids):,}: one id per line")
+    return ids
+
+
+def check_names(corpus: Corpus, ids_file: Path) -> None:
+    """One id per document, none empty, each once; a count that differs is an error."""
+    ids = corpus.names
+    assert ids is not None
+    if len(ids) != corpus.documents:
+        raise InputError(f"--ids {ids_file} has {len(ids):,} lines, the input {corpus.documents:,}: one id per line")
     if any(doc_id == "" for doc_id in ids):
         raise InputError(f"--ids {ids_file}: line {ids.index('') + 1} is empty; every document needs an id")
     _check_unique(ids)
-    corpus.ids = ids
 
 
 def check_readable_kind(path: Path) -> None:
@@ -477,12 +555,46 @@ def mac_lines_note(path: Path | str) -> str:
 
 def _read_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes | None = None) -> None:
     """One document per line: split on \\n only (U+2028, U+0085 stay inside lines), strip \\r; split on \\r
-    in a file without any \\n (see line_break)."""
+    in a file without any \\n (see line_break). A file with \\n is read line by line (a run holds
+    what it has not written out, see dedup.corpus.spool); `data`, standard input, is read whole."""
     if data is None:
         try:
-            data = path.read_bytes()
+            with path.open("rb") as file:
+                if file.seekable() and _has_newline(file):
+                    file.seek(0)
+                    _read_line_stream(corpus, path, prefix, file)
+                    return
+                if file.seekable():
+                    file.seek(0)
+                data = file.read()  # no line feed in it, or a named pipe (read once)
         except OSError as error:
             raise InputError(f"cannot read {path}: {error.strerror}") from None
+    _split_lines(corpus, path, prefix, data)
+
+
+def _has_newline(file: BinaryIO) -> bool:
+    while chunk := file.read(2**20):
+        if b"\n" in chunk:
+            return True
+    return False
+
+
+def _read_line_stream(corpus: Corpus, path: Path, prefix: str | None, file: BinaryIO) -> None:
+    """_split_lines for a file that holds \\n, line by line: the same documents."""
+    if _looks_binary(file.read(BINARY_SNIFF_BYTES)):
+        raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
+    file.seek(0)
+    for number, raw in enumerate(file, start=1):
+        if number == 1:
+            raw = raw.removeprefix(UTF8_BOM)
+        raw = raw.removesuffix(b"\n")
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        text, encoding = decode(raw)
+        corpus.add(f"{prefix}:{number}" if prefix is not None else number, text, encoding)
+
+
+def _split_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes) -> None:
     if _looks_binary(data):
         raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
     if data.startswith(UTF8_BOM):
@@ -513,12 +625,12 @@ def _looks_binary(data: bytes) -> bool:
 def read_documents(table: pa.Table, strip_html: bool = False) -> Corpus:
     """The corpus of documents given in memory (dedup.documents.as_table: `text`, optional `id`)."""
     corpus = Corpus()
-    _read_arrow(corpus, table, "the documents", None, "text", None)
     if strip_html:
         from ..cleanup import html_to_text  # html.parser only for --strip-html
 
-        corpus.map_texts(html_to_text)
-    _check_unique(corpus.ids)
+        corpus.text_map = html_to_text
+    _read_arrow(corpus, table, "the documents", None, "text", None)
+    corpus.check_unique()
     return corpus
 
 
@@ -532,16 +644,43 @@ def _read_table(
 ) -> None:
     if path.is_file() and path.stat().st_size == 0:
         return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
-    table = load_table(path, delimiter)
-    if table.num_columns == 0 and table.num_rows == 0:
-        return  # blank lines only (JSON lines): an empty table, as a zero-byte file is
     if path.is_dir():
         _list_left_out(corpus, path)
     kind = table_format(path)
-    if kind == "jsonl":
-        _check_json_ids(table, path, id_column or "id")
     latin1 = LATIN1_CELLS.get(kind or "", ())
-    _read_arrow(corpus, table, str(path), id_column, text_column, prefix, latin1)
+    for table in table_parts(path, delimiter):
+        if table.num_columns == 0 and table.num_rows == 0:
+            return  # blank lines only (JSON lines): an empty table, as a zero-byte file is
+        if kind == "jsonl":
+            _check_json_ids(table, path, id_column or "id")
+        _read_arrow(corpus, table, str(path), id_column, text_column, prefix, latin1)
+
+
+# A Parquet file is read in parts of about this much data (a run holds one part and what it has
+# not yet written out, see dedup.corpus.spool), of at most PART_ROWS rows.
+PART_BYTES = SPOOL_BYTES // 4
+PART_ROWS = 65_536
+
+
+def table_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
+    """A table's rows: a Parquet file's in parts, any other table (and a Parquet dataset) whole."""
+    if table_format(path) != "parquet" or not path.is_file():
+        yield load_table(path, delimiter)
+        return
+    import pyarrow.parquet as pq
+
+    try:
+        with pq.ParquetFile(path) as parquet:
+            metadata = parquet.metadata
+            if metadata.num_rows == 0:
+                yield parquet.schema_arrow.empty_table()
+                return
+            size = sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+            rows = min(PART_ROWS, max(ARROW_BATCH_ROWS, metadata.num_rows * PART_BYTES // max(size, 1)))
+            for batch in parquet.iter_batches(batch_size=rows):
+                yield pa.Table.from_batches([batch])
+    except (pa.ArrowInvalid, OSError) as error:
+        raise InputError(f"cannot read table {path}: {first_line(error)}") from None
 
 
 def _list_left_out(corpus: Corpus, root: Path) -> None:

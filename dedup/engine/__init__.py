@@ -13,6 +13,7 @@ The interface (the truth for a second engine such as Spark):
 - `Engine` (protocol.py): `dialect`, `version`, `create_table(name, statement)`,
   `create_table_sql(name, statement)` (the text create_table runs), `execute(statement)`,
   `fetch_arrow(statement)`, `fetch_rows(statement)`, `register_arrow(name, table)`,
+  `register_parquet(name, path)`,
   `unregister(name)`, `has_table(name)`, `drop_table(name)`, `rename_table(name, new_name)`,
   `atomic(interrupted)` (context manager: all or nothing; Ctrl-C becomes
   Interrupted(interrupted)), `scratch()` (an empty in-memory database of the same engine),

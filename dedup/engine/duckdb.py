@@ -185,6 +185,10 @@ class DuckDBEngine:
         with translated(self.spill):
             self.con.register(name, table)
 
+    def register_parquet(self, name: str, path: Path) -> None:
+        with translated(self.spill):
+            self.con.register(name, self.con.read_parquet(str(path)))
+
     def unregister(self, name: str) -> None:
         try:
             self.con.unregister(name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any, Protocol
 
 import pyarrow as pa
@@ -51,6 +52,9 @@ class Engine(Protocol):
 
     def register_arrow(self, name: str, table: pa.Table) -> None:
         """Make an Arrow table readable as relation `name` until unregister(name)."""
+
+    def register_parquet(self, name: str, path: Path) -> None:
+        """Make a Parquet file readable as relation `name` until unregister(name)."""
 
     def unregister(self, name: str) -> None:
         """Forget a registered relation; never fails (the database may be closing)."""

@@ -318,6 +318,10 @@ class SparkEngine:
         with translated():
             self.session.createDataFrame(table).createOrReplaceTempView(name)
 
+    def register_parquet(self, name: str, path: Path) -> None:
+        with translated():
+            self.session.read.parquet(str(path)).createOrReplaceTempView(name)
+
     def unregister(self, name: str) -> None:
         try:
             self.session.catalog.dropTempView(name)

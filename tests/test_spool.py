@@ -1,0 +1,202 @@
+"""A large input is written out as it is read (dedup.corpus.spool) and read by the engine from
+there: the same documents, ids, pairs and account as when Python holds it whole. The thresholds
+are lowered so that small inputs take the large inputs' path, in several parts."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import dedup.corpus.read as read_module
+from dedup.cli import app
+from dedup.corpus.read import Corpus, _read_lines, read_by_python
+from dedup.errors import InputError
+from dedup.settings import Settings
+
+WORDS = [f"w{i}" for i in range(400)]
+
+
+def texts(count: int, seed: int = 3) -> list[str]:
+    """Documents of 30 words, every third a near copy of the one before."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    for i in range(count):
+        if i % 3 == 2:
+            words = out[-1].split()
+            words[rng.randrange(len(words))] = rng.choice(WORDS)
+            out.append(" ".join(words))
+        else:
+            out.append(" ".join(rng.choice(WORDS) for _ in range(30)))
+    return out
+
+
+@pytest.fixture
+def spooled(monkeypatch):
+    """Reading writes out every ~2 KB of text, a Parquet file is read in parts of ~500 bytes."""
+
+    def lower() -> None:
+        monkeypatch.setattr(read_module, "SPOOL_BYTES", 2_000)
+        monkeypatch.setattr(read_module, "PART_BYTES", 500)
+
+    return lower
+
+
+def make_inputs(tmp_path: Path, kind: str) -> tuple[list[str], list[str]]:
+    """The input (arguments) of a kind, and the options it is read with."""
+    docs = texts(120)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    if kind == "parquet-int-ids":
+        ids = list(range(1000, 1120))
+        random.Random(1).shuffle(ids)
+        pq.write_table(pa.table({"id": ids, "text": docs}), folder / "t.parquet", row_group_size=50)
+        return [str(folder / "t.parquet")], []
+    if kind == "parquet-null-texts-html":
+        html = [f"<p>{t}</p>" if i % 7 else None for i, t in enumerate(docs)]
+        table = pa.table({"id": [f"doc-{i:03}" for i in range(120)], "text": html})
+        pq.write_table(table, folder / "t.parquet", row_group_size=50)
+        return [str(folder / "t.parquet")], ["--strip-html"]
+    if kind == "lines":
+        data = "\ufeff" + "\r\n".join(docs) + "\n"
+        (folder / "docs.txt").write_bytes(data.encode() + b"caf\xe9 latin one\n")
+        return [str(folder / "docs.txt")], ["--lines"]
+    if kind == "lines-with-ids":
+        (folder / "docs.txt").write_text("\n".join(docs) + "\n", encoding="utf-8")
+        (folder / "ids.txt").write_text("\n".join(f"name-{i}" for i in range(120)) + "\n", encoding="utf-8")
+        return [str(folder / "docs.txt")], ["--lines", "--ids", str(folder / "ids.txt")]
+    if kind == "folder-and-table":
+        for i, text in enumerate(docs[:60]):
+            (folder / f"f{i:02}.txt").write_text(text, encoding="utf-8")
+        pq.write_table(pa.table({"text": docs[60:]}), tmp_path / "rest.parquet", row_group_size=25)
+        return [str(folder), str(tmp_path / "rest.parquet")], []
+    raise AssertionError(kind)
+
+
+def run(tmp_path: Path, name: str, inputs: list[str], options: list[str]) -> tuple[str, list[tuple], bytes]:
+    db, out = tmp_path / f"{name}.duckdb", tmp_path / f"{name}.csv"
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            *inputs,
+            *options,
+            "--threshold",
+            "0.5",
+            "--shingle-type",
+            "word",
+            "-k",
+            "2",
+            "--db",
+            str(db),
+            "-o",
+            str(out),
+            "--temp-dir",
+            str(tmp_path / f"{name}-tmp"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    with duckdb.connect(str(db), read_only=True) as con:
+        documents = con.sql(
+            "select doc_id, id::varchar, position, text, norm from documents order by doc_id"
+        ).fetchall()
+    return result.output.split("\n", 1)[1], documents, out.read_bytes()
+
+
+def account(output: str) -> list[str]:
+    """The summary's lines that count documents, shingles, pairs and skipped inputs (no timings)."""
+    return [line for line in output.splitlines() if ":" in line and not line.startswith("finished")]
+
+
+KINDS = ["parquet-int-ids", "parquet-null-texts-html", "lines", "lines-with-ids", "folder-and-table"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_spooled_input_gives_the_same_documents_pairs_and_account(tmp_path, spooled, kind):
+    inputs, options = make_inputs(tmp_path, kind)
+    whole = run(tmp_path, "whole", inputs, options)
+    spooled()
+    settings = Settings(inputs=tuple(Path(i) for i in inputs), lines="--lines" in options)
+    if "--ids" in options:
+        settings = settings.replace(ids_file=Path(options[-1]))
+    read = read_by_python(settings)
+    assert read.raw is None and read.spool is not None and read.spool.documents == len(whole[1]) >= 100
+    folder = read.spool.finish().parent
+    read.close()
+    assert not folder.exists()
+    parts = run(tmp_path, "parts", inputs, options)
+    assert parts[1] == whole[1]  # every document: doc_id, id, position, text, normalized text
+    assert parts[2] == whole[2] and parts[2].count(b"\n") > 20  # the pairs, byte for byte
+    assert account(parts[0]) == account(whole[0]) and "read =" in account(parts[0])[0]
+    assert not list((tmp_path / "parts-tmp").glob("dedup-input-*"))  # the spool is removed
+
+
+def test_a_duplicate_id_across_parts_is_named_as_when_read_whole(tmp_path, spooled):
+    docs = texts(120)
+    ids = [f"d{i}" for i in range(120)]
+    ids[110] = "d7"  # the second "d7" is in a later part than the first
+    ids[115] = "d3"
+    pq.write_table(pa.table({"id": ids, "text": docs}), tmp_path / "t.parquet")
+    args = ["run", str(tmp_path / "t.parquet"), "--temp-dir", str(tmp_path)]
+    whole = CliRunner().invoke(app, args)
+    spooled()
+    parts = CliRunner().invoke(app, args)
+    assert whole.exit_code == parts.exit_code == 1
+    assert "duplicate document id 'd7'" in whole.output
+    assert parts.output == whole.output
+    assert not list(tmp_path.glob("dedup-input-*"))
+
+
+def test_unsigned_ids_in_parts_of_either_range(tmp_path, spooled):
+    """An unsigned 64-bit id column's ids take the type of the first part's values; a later part
+    below 2^63 is read in it; a later part beyond the first's type is refused in one line."""
+    docs = texts(120)
+    mixed = pa.array([2**63 + i if i < 60 else i for i in range(120)], pa.uint64())
+    pq.write_table(pa.table({"id": mixed, "text": docs}), tmp_path / "mixed.parquet")
+    outputs = []
+    for spool in (False, True):
+        if spool:
+            spooled()
+        out = tmp_path / f"{spool}.csv"
+        result = CliRunner().invoke(app, ["run", str(tmp_path / "mixed.parquet"), "-o", str(out), "--threshold", "0.5"])
+        assert result.exit_code == 0, result.output
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1] and b",9223372036854775" in outputs[0]
+    rising = pa.array([i if i < 64 else 2**63 + i for i in range(120)], pa.uint64())  # parts of 64 rows
+    pq.write_table(pa.table({"id": rising, "text": docs}), tmp_path / "rising.parquet")
+    result = CliRunner().invoke(app, ["run", str(tmp_path / "rising.parquet")])
+    assert (
+        result.exit_code == 1 and "document ids change type as the input is read (int64, then uint64)" in result.output
+    )
+    assert len(result.output.strip().splitlines()) == 1
+
+
+LINE_BYTES = st.lists(
+    st.sampled_from([b"a", b"b c", b"\n", b"\r", b"\r\n", b"\xef\xbb\xbf", b"\xe9", b" "]), max_size=30
+)
+
+
+@given(parts=LINE_BYTES)
+def test_a_lines_file_read_line_by_line_gives_what_reading_it_whole_gives(tmp_path_factory, parts):
+    data = b"".join(parts)
+    path = tmp_path_factory.mktemp("lines") / "docs.txt"
+    path.write_bytes(data)
+    streamed, whole = Corpus(), Corpus()
+    _read_lines(streamed, path, prefix=None)
+    _read_lines(whole, path, prefix=None, data=data)  # standard input is read whole
+    assert streamed.to_arrow().equals(whole.to_arrow())
+    assert streamed.notes == whole.notes
+
+
+def test_a_binary_file_given_as_lines_is_refused_either_way(tmp_path):
+    path = tmp_path / "x.txt"
+    path.write_bytes(b"PAR1" + b"\x00" * 50 + b"\nmore\n")
+    with pytest.raises(InputError, match="is a binary file"):
+        _read_lines(Corpus(), path, prefix=None)
