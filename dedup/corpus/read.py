@@ -670,7 +670,9 @@ def table_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
     import pyarrow.parquet as pq
 
     try:
-        with pq.ParquetFile(path) as parquet:
+        # pre_buffer (the default) caches the file's column chunks as it goes and frees them at
+        # the end: reading 10M rows grew to 1.8 GB; without it, 0.5 GB and as fast
+        with pq.ParquetFile(path, pre_buffer=False) as parquet:
             metadata = parquet.metadata
             if metadata.num_rows == 0:
                 yield parquet.schema_arrow.empty_table()
