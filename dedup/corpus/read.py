@@ -57,8 +57,7 @@ class Corpus:
     spool: Spool | None = None  # where the documents go past SPOOL_BYTES; None: all held in memory
     names: list[object] | None = None  # --ids: every document's id, in order, instead of its line number
     text_map: Callable[[str], str] | None = None  # applied to every text (--strip-html)
-    written: int = 0  # documents written to the spool
-    written_latin1: int = 0
+    written_latin1: int = 0  # documents written to the spool that were decoded as Latin-1
     held_bytes: int = 0  # of the texts held
 
     def add(self, doc_id: object, text: str, encoding: str = "utf-8") -> None:
@@ -93,6 +92,11 @@ class Corpus:
             self.pending = []
 
     @property
+    def written(self) -> int:
+        """Documents written to the spool."""
+        return 0 if self.spool is None else self.spool.documents
+
+    @property
     def documents(self) -> int:
         return self.written + len(self.ids)
 
@@ -112,10 +116,8 @@ class Corpus:
     def write_out(self) -> None:
         """Write the documents held to the spool and forget them."""
         assert self.spool is not None
-        table = self.to_arrow()
-        self.spool.write(table)
+        self.spool.write(self.to_arrow())
         self.written_latin1 = self.latin1
-        self.written += table.num_rows
         self.ids, self.encodings, self.text_chunks, self.pending, self.held_bytes = [], [], [], [], 0
 
     def to_arrow(self) -> pa.Table:
@@ -188,10 +190,11 @@ def read_by_python(settings: Settings, documents: pa.Table | None = None) -> Rea
     spool = Spool(spool_folder(settings))
     try:
         corpus = read_inputs(settings, spool) if documents is None else read_documents(documents, settings.strip_html)
-        raw: pa.Table | None = corpus.to_arrow()
-        if spool.written:  # the rest goes where the rest went
-            spool.write(raw)
-            raw = None
+        raw: pa.Table | None = None
+        if corpus.written:  # the rest goes where the rest went
+            corpus.write_out()
+        else:
+            raw = corpus.to_arrow()
     except KeyboardInterrupt:
         spool.close()
         raise Interrupted("interrupted while reading the inputs; nothing was written") from None
@@ -199,7 +202,7 @@ def read_by_python(settings: Settings, documents: pa.Table | None = None) -> Rea
         spool.close()
         raise
     # The texts as Python strings (~300 MB at 1M short documents) are freed on return.
-    kept = spool if spool.written else None
+    kept = spool if corpus.written else None
     return Read(raw, corpus.skipped_arrow(), corpus.latin1, list(corpus.notes), started, kept)
 
 
@@ -581,22 +584,15 @@ def _has_newline(file: BinaryIO) -> bool:
 
 def _read_line_stream(corpus: Corpus, path: Path, prefix: str | None, file: BinaryIO) -> None:
     """_split_lines for a file that holds \\n, line by line: the same documents."""
-    if _looks_binary(file.read(BINARY_SNIFF_BYTES)):
-        raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
+    _refuse_binary(path, file.read(BINARY_SNIFF_BYTES))
     file.seek(0)
-    for number, raw in enumerate(file, start=1):
-        if number == 1:
-            raw = raw.removeprefix(UTF8_BOM)
-        raw = raw.removesuffix(b"\n")
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        text, encoding = decode(raw)
-        corpus.add(f"{prefix}:{number}" if prefix is not None else number, text, encoding)
+    for number, line in enumerate(file, start=1):
+        raw = line.removesuffix(b"\n")
+        _add_line(corpus, prefix, number, raw.removeprefix(UTF8_BOM) if number == 1 else raw)
 
 
 def _split_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes) -> None:
-    if _looks_binary(data):
-        raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
+    _refuse_binary(path, data)
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM) :]
     separator = line_break(data)
@@ -606,10 +602,20 @@ def _split_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes) ->
     if raw_lines and raw_lines[-1] == b"":
         raw_lines.pop()  # a final newline ends the last line; it does not start an empty one
     for number, raw in enumerate(raw_lines, start=1):
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        text, encoding = decode(raw)
-        corpus.add(f"{prefix}:{number}" if prefix is not None else number, text, encoding)
+        _add_line(corpus, prefix, number, raw)
+
+
+def _add_line(corpus: Corpus, prefix: str | None, number: int, raw: bytes) -> None:
+    """Line `number` (its \\n taken off) as a document: a \\r before the line end dropped."""
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    text, encoding = decode(raw)
+    corpus.add(f"{prefix}:{number}" if prefix is not None else number, text, encoding)
+
+
+def _refuse_binary(path: Path, head: bytes) -> None:
+    if _looks_binary(head):
+        raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
 
 
 BINARY_MAGIC = (b"PAR1", b"\x1f\x8b", b"PK\x03\x04", b"\x89PNG", b"%PDF", b"\xff\xd8\xff")

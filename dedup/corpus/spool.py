@@ -39,10 +39,6 @@ class Spool:
         self._path: Path | None = None
         self._schema: pa.Schema | None = None  # of the first table written: every other is cast to it
 
-    @property
-    def written(self) -> bool:
-        return self._writer is not None
-
     def write(self, table: pa.Table) -> None:
         import pyarrow.parquet as pq
 
