@@ -4,6 +4,7 @@ are lowered so that small inputs take the large inputs' path, in several parts."
 
 from __future__ import annotations
 
+import gzip
 import random
 from pathlib import Path
 
@@ -77,6 +78,16 @@ def make_inputs(tmp_path: Path, kind: str) -> tuple[list[str], list[str]]:
             (folder / f"f{i:02}.txt").write_text(text, encoding="utf-8")
         pq.write_table(pa.table({"text": docs[60:]}), tmp_path / "rest.parquet", row_group_size=25)
         return [str(folder), str(tmp_path / "rest.parquet")], []
+    if kind == "csv-quoted-latin1":
+        rows = [f'{i:03},"{t}"' for i, t in enumerate(docs)]
+        rows[40] = '040,"a value over\ntwo lines, with ""quotes"" in it"'
+        data = ("id,text\n" + "\n".join(rows) + "\n").encode() + b'120,"caf\xe9 latin one"\n'
+        (folder / "t.csv").write_bytes(data)
+        return [str(folder / "t.csv")], []
+    if kind == "tsv-gz":
+        data = "text\tid\n" + "".join(f"{t}\tNA{i}\n" for i, t in enumerate(docs))
+        (folder / "t.tsv.gz").write_bytes(gzip.compress(data.encode()))
+        return [str(folder / "t.tsv.gz")], []
     raise AssertionError(kind)
 
 
@@ -115,7 +126,15 @@ def account(output: str) -> list[str]:
     return [line for line in output.splitlines() if ":" in line and not line.startswith("finished")]
 
 
-KINDS = ["parquet-int-ids", "parquet-null-texts-html", "lines", "lines-with-ids", "folder-and-table"]
+KINDS = [
+    "parquet-int-ids",
+    "parquet-null-texts-html",
+    "lines",
+    "lines-with-ids",
+    "folder-and-table",
+    "csv-quoted-latin1",
+    "tsv-gz",
+]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -200,3 +219,24 @@ def test_a_binary_file_given_as_lines_is_refused_either_way(tmp_path):
     path.write_bytes(b"PAR1" + b"\x00" * 50 + b"\nmore\n")
     with pytest.raises(InputError, match="is a binary file"):
         _read_lines(Corpus(), path, prefix=None)
+
+
+def test_a_csv_is_read_in_parts_and_a_bad_row_in_a_later_part_is_named(tmp_path, spooled):
+    spooled()
+    good = tmp_path / "t.csv"
+    good.write_text("id,text\n" + "".join(f'{i},"{t}"\n' for i, t in enumerate(texts(120))), encoding="utf-8")
+    parts = list(read_module.table_parts(good, None))
+    assert len(parts) > 10 and sum(p.num_rows for p in parts) == 120
+    assert pa.concat_tables(parts).column("id").to_pylist()[:2] == [b"0", b"1"]  # cells as read, not inferred
+    lines = good.read_text(encoding="utf-8").splitlines()
+    lines[100] += ",an extra field"
+    bad = tmp_path / "bad.csv"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", str(bad), "--temp-dir", str(tmp_path)])
+    assert result.exit_code == 1
+    assert f"{bad}: line 101: expected 2 fields separated by ',', got 3" in result.output
+    assert not list(tmp_path.glob("dedup-input-*"))
+    header_only = tmp_path / "empty.csv"
+    header_only.write_text("id,body\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", str(header_only)])
+    assert result.exit_code == 1 and "no text column 'text'; columns are 'id', 'body'" in result.output

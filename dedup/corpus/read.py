@@ -669,8 +669,16 @@ PART_ROWS = 65_536
 
 
 def table_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
-    """A table's rows: a Parquet file's in parts, any other table (and a Parquet dataset) whole."""
-    if table_format(path) != "parquet" or not path.is_file():
+    """A table's rows: a Parquet file's and a CSV's in parts, a JSON lines file and a Parquet
+    dataset whole."""
+    kind = table_format(path)
+    if kind in ("csv", "tsv"):
+        try:
+            yield from _csv_parts(path, delimiter or ("\t" if kind == "tsv" else ","))
+        except (pa.ArrowInvalid, OSError) as error:
+            raise InputError(f"cannot read table {path}: {first_line(error)}") from None
+        return
+    if kind != "parquet" or not path.is_file():
         yield load_table(path, delimiter)
         return
     import pyarrow.parquet as pq
@@ -886,8 +894,18 @@ def _timestamps_as_strings(kind: pa.DataType) -> pa.DataType:
 
 
 def _load_csv(path: Path, delimiter: str) -> pa.Table:
-    """A CSV/TSV (gzip-compressed by extension); a row with the wrong number of fields is an
-    error that names its line, never a row silently dropped."""
+    """A CSV/TSV whole (for --write-deduplicated), its cells as bytes (csv_cells_as_text)."""
+    parts = list(_csv_parts(path, delimiter))
+    return pa.concat_tables(parts) if len(parts) > 1 else parts[0]
+
+
+def _csv_parts(path: Path, delimiter: str) -> Iterator[pa.Table]:
+    """A CSV/TSV (gzip-compressed by extension) in parts of about PART_BYTES, every cell as the
+    bytes it holds; a row with the wrong number of fields is an error that names its line, never a
+    row silently dropped. Inferred types turned the id 007 into 7, a 20-digit id into a rounded
+    float, a date into a timestamp and the text NA into NULL, and would write them back so in
+    --write-deduplicated; empty cells are empty strings. The bytes are decoded as a text file is
+    (decoded_cells: UTF-8, else Latin-1); the separators and quotes are ASCII."""
     import pyarrow.csv as pcsv
 
     bad: list[pcsv.InvalidRow] = []
@@ -896,33 +914,34 @@ def _load_csv(path: Path, delimiter: str) -> pa.Table:
         bad.append(row)
         return "skip"
 
+    def check_rows() -> None:
+        if bad:
+            row = bad[0]
+            raise InputError(
+                f"{path}: line {_line_of(path, row.text)}: expected {row.expected_columns} fields separated by "
+                f"{delimiter!r}, got {row.actual_columns}: {row.text[:60]!r} (give --delimiter if it is another one)"
+            )
+
     options = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True, invalid_row_handler=invalid)
-    # Every cell is read as the text it holds: inferred types turned the id 007 into 7, a 20-digit
-    # id into a rounded float, a date into a timestamp and the text NA into NULL, and would write
-    # them back so in --write-deduplicated. Empty cells are empty strings (strings_can_be_null).
     with pcsv.open_csv(path, parse_options=options) as reader:
         names = reader.schema.names
     bad.clear()
-    convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string()))
-    try:
-        table = pcsv.read_csv(path, parse_options=options, convert_options=convert)
-    except pa.ArrowInvalid as error:
-        if "invalid UTF8" not in str(error):
-            raise
-        # A cell that is not UTF-8 (a Latin-1 or cp1252 export): the cells are read as bytes, and
-        # each is decoded as a text file is (decoded_cells); the separators and quotes are ASCII.
-        bad.clear()
-        convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.binary()))
-        table = pcsv.read_csv(path, parse_options=options, convert_options=convert)
-    if bad:
-        row = bad[0]
-        raise InputError(
-            f"{path}: line {_line_of(path, row.text)}: expected {row.expected_columns} fields separated by "
-            f"{delimiter!r}, got {row.actual_columns}: {row.text[:60]!r} (give --delimiter if it is another one)"
-        )
-    if any(_has_line_breaks(column) for column in table.columns):
+    convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.binary()))
+    blocks = pcsv.ReadOptions(block_size=PART_BYTES)
+    line_breaks = False
+    with pcsv.open_csv(path, read_options=blocks, parse_options=options, convert_options=convert) as reader:
+        schema, parts = reader.schema, 0
+        for batch in reader:
+            check_rows()
+            table = pa.Table.from_batches([batch])
+            line_breaks = line_breaks or any(_has_line_breaks(column) for column in table.columns)
+            parts += 1
+            yield table
+    check_rows()
+    if not parts:
+        yield schema.empty_table()
+    if line_breaks:
         _check_quotes(path, delimiter)
-    return table
 
 
 def _has_line_breaks(column: pa.ChunkedArray) -> bool:
