@@ -5,6 +5,7 @@ are lowered so that small inputs take the large inputs' path, in several parts."
 from __future__ import annotations
 
 import gzip
+import json
 import random
 from pathlib import Path
 
@@ -88,6 +89,13 @@ def make_inputs(tmp_path: Path, kind: str) -> tuple[list[str], list[str]]:
         data = "text\tid\n" + "".join(f"{t}\tNA{i}\n" for i, t in enumerate(docs))
         (folder / "t.tsv.gz").write_bytes(gzip.compress(data.encode()))
         return [str(folder / "t.tsv.gz")], []
+    if kind == "jsonl-gz-dates-nulls":
+        lines = [
+            json.dumps({"id": f"2024-01-{i % 28 + 1:02}T{i // 28:02}:00", "text": None if i % 9 == 4 else t})
+            for i, t in enumerate(docs)
+        ]
+        (folder / "t.jsonl.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n\n").encode()))
+        return [str(folder / "t.jsonl.gz")], []
     raise AssertionError(kind)
 
 
@@ -134,6 +142,7 @@ KINDS = [
     "folder-and-table",
     "csv-quoted-latin1",
     "tsv-gz",
+    "jsonl-gz-dates-nulls",
 ]
 
 
@@ -240,3 +249,30 @@ def test_a_csv_is_read_in_parts_and_a_bad_row_in_a_later_part_is_named(tmp_path,
     header_only.write_text("id,body\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["run", str(header_only)])
     assert result.exit_code == 1 and "no text column 'text'; columns are 'id', 'body'" in result.output
+
+
+def test_a_json_lines_file_is_read_in_parts_with_the_columns_of_the_whole_file(tmp_path, spooled):
+    """A key missing from every line of a part is NULL there, as in a whole read: a text is skipped
+    as NULL, an id column missing from the first lines is refused, a file with no text column is
+    named as such."""
+    docs = texts(120)
+    lines = [json.dumps({"id": i, "text": t}) for i, t in enumerate(docs)]
+    lines[60:70] = [json.dumps({"id": i}) for i in range(60, 70)]  # a part of lines without "text"
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    args = ["run", str(path), "--temp-dir", str(tmp_path), "--threshold", "0.5", "-o", str(tmp_path / "p.csv")]
+    whole = CliRunner().invoke(app, args)
+    spooled()
+    assert len(list(read_module._json_parts(path))) > 10
+    parts = CliRunner().invoke(app, args)
+    assert whole.exit_code == parts.exit_code == 0, parts.output
+    assert "documents: 120 read = 110 processed + 0 empty + 10 skipped" in whole.output
+    assert account(parts.output) == account(whole.output)
+    no_ids = [json.dumps({"text": t}) for t in docs[:50]] + [json.dumps({"id": i, "text": t}) for i, t in enumerate(docs)]
+    path.write_text("\n".join(no_ids) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", str(path), "--temp-dir", str(tmp_path)])
+    assert result.exit_code == 1 and "id column 'id' is missing from the first" in result.output
+    path.write_text("\n".join(json.dumps({"id": i, "body": t}) for i, t in enumerate(docs)) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", str(path), "--temp-dir", str(tmp_path)])
+    assert result.exit_code == 1 and "no text column 'text'; columns are 'id', 'body'" in result.output
+    assert not list(tmp_path.glob("dedup-input-*"))

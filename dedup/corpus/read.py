@@ -654,23 +654,58 @@ def _read_table(
         _list_left_out(corpus, path)
     kind = table_format(path)
     latin1 = LATIN1_CELLS.get(kind or "", ())
+    if kind == "jsonl":
+        _read_json_lines(corpus, path, id_column, text_column, prefix)
+        return
     for table in table_parts(path, delimiter):
-        if table.num_columns == 0 and table.num_rows == 0:
-            return  # blank lines only (JSON lines): an empty table, as a zero-byte file is
-        if kind == "jsonl":
-            _check_json_ids(table, path, id_column or "id")
         _read_arrow(corpus, table, str(path), id_column, text_column, prefix, latin1)
 
 
-# A Parquet file is read in parts of about this much data (a run holds one part and what it has
-# not yet written out, see dedup.corpus.spool), of at most PART_ROWS rows.
+def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_column: str, prefix: str | None) -> None:
+    """A JSON lines file in parts of lines. A key missing from every line of a part is a column
+    missing from that part: its id and text columns are those of the whole file, NULL where a
+    line lacks them, as reading the file whole gives."""
+    seen: dict[str, None] = {}  # the columns of the parts so far, in order
+    rows = 0
+    for table in _json_parts(path):
+        if table.num_rows == 0:
+            continue  # blank lines only
+        names = table.column_names
+        if id_column is None and "id" in names and rows and "id" not in seen:
+            raise InputError(f"{path}: id column 'id' is missing from the first {rows:,} lines (NULL ids)")
+        for name in (id_column or ("id" if "id" in seen else None), text_column):
+            if name is not None and name not in names:
+                table = table.append_column(name, pa.nulls(table.num_rows))
+        seen.update(dict.fromkeys(names))
+        rows += table.num_rows
+        _check_json_ids(table, path, id_column or "id")
+        _read_arrow(corpus, table, str(path), id_column, text_column, prefix)
+    if rows and text_column not in seen:
+        raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, seen))}")
+
+
+def _json_parts(path: Path) -> Iterator[pa.Table]:
+    """A JSON lines file (gzip-compressed by extension) in parts of whole lines, about PART_BYTES each."""
+    import gzip
+
+    try:
+        with (gzip.open if path.suffix.lower() in COMPRESSED else open)(path, "rb") as file:
+            while lines := file.readlines(PART_BYTES):
+                yield _load_json(b"".join(lines))
+    except (pa.ArrowInvalid, OSError, EOFError) as error:
+        raise InputError(f"cannot read table {path}: {first_line(error)}") from None
+
+
+# A Parquet, CSV or JSON lines file is read in parts of about this much data (a run holds one
+# part and what it has not yet written out, see dedup.corpus.spool); a Parquet part has at most
+# PART_ROWS rows.
 PART_BYTES = SPOOL_BYTES // 4
 PART_ROWS = 65_536
 
 
 def table_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
-    """A table's rows: a Parquet file's and a CSV's in parts, a JSON lines file and a Parquet
-    dataset whole."""
+    """A table's rows: a Parquet file's and a CSV's in parts, a Parquet dataset whole (a JSON lines
+    file: _json_parts)."""
     kind = table_format(path)
     if kind in ("csv", "tsv"):
         try:
@@ -868,17 +903,20 @@ def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
         raise InputError(f"cannot read table {path}: {first_line(error)}") from None
 
 
-def _load_json(path: Path) -> pa.Table:
-    """JSON lines, where a string stays a string: pyarrow reads one that looks like a date or a
-    time as a timestamp (the id "2024-01-01" became 2024-01-01 00:00:00.000000), so a table with
-    such columns is read again with them declared strings."""
+def _load_json(source: Path | bytes) -> pa.Table:
+    """JSON lines (a file, or lines of one), where a string stays a string: pyarrow reads one that
+    looks like a date or a time as a timestamp (the id "2024-01-01" became 2024-01-01
+    00:00:00.000000), so a table with such columns is read again with them declared strings."""
     import pyarrow.json as pjson
 
-    table = pjson.read_json(path)
+    def read(options: pjson.ParseOptions | None = None) -> pa.Table:
+        return pjson.read_json(pa.BufferReader(source) if isinstance(source, bytes) else source, parse_options=options)
+
+    table = read()
     schema = pa.schema([field.with_type(_timestamps_as_strings(field.type)) for field in table.schema])
     if schema == table.schema:
         return table
-    return pjson.read_json(path, parse_options=pjson.ParseOptions(explicit_schema=schema))
+    return read(pjson.ParseOptions(explicit_schema=schema))
 
 
 def _timestamps_as_strings(kind: pa.DataType) -> pa.DataType:
