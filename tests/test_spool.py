@@ -89,6 +89,20 @@ def make_inputs(tmp_path: Path, kind: str) -> tuple[list[str], list[str]]:
         data = "text\tid\n" + "".join(f"{t}\tNA{i}\n" for i, t in enumerate(docs))
         (folder / "t.tsv.gz").write_bytes(gzip.compress(data.encode()))
         return [str(folder / "t.tsv.gz")], []
+    if kind == "parquet-no-ids":
+        pq.write_table(pa.table({"text": docs}), folder / "t.parquet", row_group_size=50)
+        return [str(folder / "t.parquet")], []
+    if kind == "csv-no-ids":
+        (folder / "t.csv").write_text("text\n" + "".join(f'"{t}"\n' for t in docs), encoding="utf-8")
+        return [str(folder / "t.csv")], []
+    if kind == "dataset-no-ids":
+        dataset = tmp_path / "dataset"
+        for part in range(3):
+            (dataset / f"lang=l{part}").mkdir(parents=True)
+            pq.write_table(
+                pa.table({"text": docs[part * 40 : part * 40 + 40]}), dataset / f"lang=l{part}" / "p.parquet"
+            )
+        return [str(dataset)], []
     if kind == "jsonl-gz-dates-nulls":
         lines = [
             json.dumps({"id": f"2024-01-{i % 28 + 1:02}T{i // 28:02}:00", "text": None if i % 9 == 4 else t})
@@ -143,6 +157,9 @@ KINDS = [
     "csv-quoted-latin1",
     "tsv-gz",
     "jsonl-gz-dates-nulls",
+    "parquet-no-ids",
+    "csv-no-ids",
+    "dataset-no-ids",
 ]
 
 
@@ -268,7 +285,9 @@ def test_a_json_lines_file_is_read_in_parts_with_the_columns_of_the_whole_file(t
     assert whole.exit_code == parts.exit_code == 0, parts.output
     assert "documents: 120 read = 110 processed + 0 empty + 10 skipped" in whole.output
     assert account(parts.output) == account(whole.output)
-    no_ids = [json.dumps({"text": t}) for t in docs[:50]] + [json.dumps({"id": i, "text": t}) for i, t in enumerate(docs)]
+    no_ids = [json.dumps({"text": t}) for t in docs[:50]] + [
+        json.dumps({"id": i, "text": t}) for i, t in enumerate(docs)
+    ]
     path.write_text("\n".join(no_ids) + "\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["run", str(path), "--temp-dir", str(tmp_path)])
     assert result.exit_code == 1 and "id column 'id' is missing from the first" in result.output
@@ -276,3 +295,16 @@ def test_a_json_lines_file_is_read_in_parts_with_the_columns_of_the_whole_file(t
     result = CliRunner().invoke(app, ["run", str(path), "--temp-dir", str(tmp_path)])
     assert result.exit_code == 1 and "no text column 'text'; columns are 'id', 'body'" in result.output
     assert not list(tmp_path.glob("dedup-input-*"))
+
+
+def test_a_parquet_dataset_in_parts_is_the_table_read_whole(tmp_path, spooled):
+    spooled()
+    docs = texts(300)
+    for part in range(30):  # more files than the scanner reads ahead, of unequal sizes
+        folder = tmp_path / "d" / f"year={2000 + part % 3}"
+        folder.mkdir(parents=True, exist_ok=True)
+        rows = docs[part * 10 : part * 10 + 10 - part % 4]
+        pq.write_table(pa.table({"text": rows, "n": list(range(len(rows)))}), folder / f"part-{part:05}.parquet")
+    parts = list(read_module.table_parts(tmp_path / "d"))
+    assert len(parts) >= 2
+    assert pa.concat_tables(parts).equals(pq.read_table(tmp_path / "d"))  # rows, order, the partition column

@@ -657,8 +657,10 @@ def _read_table(
     if kind == "jsonl":
         _read_json_lines(corpus, path, id_column, text_column, prefix)
         return
+    rows = 0  # a table without an id column numbers its rows from 1 across its parts
     for table in table_parts(path, delimiter):
-        _read_arrow(corpus, table, str(path), id_column, text_column, prefix, latin1)
+        _read_arrow(corpus, table, str(path), id_column, text_column, prefix, latin1, rows)
+        rows += table.num_rows
 
 
 def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_column: str, prefix: str | None) -> None:
@@ -677,9 +679,9 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
             if name is not None and name not in names:
                 table = table.append_column(name, pa.nulls(table.num_rows))
         seen.update(dict.fromkeys(names))
-        rows += table.num_rows
         _check_json_ids(table, path, id_column or "id")
-        _read_arrow(corpus, table, str(path), id_column, text_column, prefix)
+        _read_arrow(corpus, table, str(path), id_column, text_column, prefix, (), rows)
+        rows += table.num_rows
     if rows and text_column not in seen:
         raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, seen))}")
 
@@ -704,8 +706,8 @@ PART_ROWS = 65_536
 
 
 def table_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
-    """A table's rows: a Parquet file's and a CSV's in parts, a Parquet dataset whole (a JSON lines
-    file: _json_parts)."""
+    """A table's rows in parts: a Parquet file or dataset folder, a CSV or TSV (a JSON lines file:
+    _json_parts)."""
     kind = table_format(path)
     if kind in ("csv", "tsv"):
         try:
@@ -713,8 +715,11 @@ def table_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
         except (pa.ArrowInvalid, OSError) as error:
             raise InputError(f"cannot read table {path}: {first_line(error)}") from None
         return
-    if kind != "parquet" or not path.is_file():
+    if kind != "parquet":
         yield load_table(path, delimiter)
+        return
+    if path.is_dir():
+        yield from _dataset_parts(path)
         return
     import pyarrow.parquet as pq
 
@@ -730,6 +735,25 @@ def table_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
             rows = min(PART_ROWS, max(ARROW_BATCH_ROWS, metadata.num_rows * PART_BYTES // max(size, 1)))
             for batch in parquet.iter_batches(batch_size=rows):
                 yield pa.Table.from_batches([batch])
+    except (pa.ArrowInvalid, OSError) as error:
+        raise InputError(f"cannot read table {path}: {first_line(error)}") from None
+
+
+def _dataset_parts(path: Path) -> Iterator[pa.Table]:
+    """A Parquet dataset folder's rows in parts of PART_ROWS, in the order and with the columns
+    (hive partitions included) that pyarrow.parquet.read_table gives it whole."""
+    import pyarrow.dataset as ds
+
+    try:
+        dataset = ds.dataset(path, format="parquet", partitioning=ds.HivePartitioning.discover(infer_dictionary=True))
+        scan = ds.ParquetFragmentScanOptions(pre_buffer=False)
+        batches = dataset.to_batches(batch_size=PART_ROWS, fragment_scan_options=scan, batch_readahead=2)
+        parts = 0
+        for batch in batches:
+            parts += 1
+            yield pa.Table.from_batches([batch])
+        if not parts:
+            yield dataset.schema.empty_table()
     except (pa.ArrowInvalid, OSError) as error:
         raise InputError(f"cannot read table {path}: {first_line(error)}") from None
 
@@ -776,6 +800,7 @@ def _read_arrow(
     text_column: str,
     prefix: str | None,
     latin1: tuple[str, ...] = (),
+    rows_before: int = 0,
 ) -> None:
     columns = table.column_names
     if text_column not in columns:
@@ -807,7 +832,7 @@ def _read_arrow(
                 raise nan_ids(path, id_name, nans)
         id_values = id_strings(ids, path, id_name).to_pylist()
     else:
-        id_values = list(range(1, table.num_rows + 1))
+        id_values = list(range(rows_before + 1, rows_before + table.num_rows + 1))
     if prefix is not None:
         id_values = [f"{prefix}:{doc_id}" for doc_id in id_values]
     if texts.null_count:
