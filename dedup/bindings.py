@@ -54,6 +54,7 @@ def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, obj
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),
         "exact_copies": lambda: fragment("exact_copies", dialect),
         # the pair stages' parts that both engines share (sql/fragments/), so their rows agree by construction
+        "copy_groups": lambda: fragment("copy_groups", dialect),
         "copies_expanded": lambda: fragment("copies_expanded", dialect),
         "candidate_reps": lambda: fragment("candidate_reps", dialect),
         "verified_counts": lambda: fragment("verified_counts", dialect),

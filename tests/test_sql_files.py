@@ -25,7 +25,7 @@ FRAGMENTS = {
     "documents": "documents",
 }
 # Fragments of sql/fragments/ that stages of both engines include as they are.
-SHARED_FRAGMENTS = ("exact_copies", "copies_expanded", "candidate_reps", "verified_counts")
+SHARED_FRAGMENTS = ("exact_copies", "copy_groups", "copies_expanded", "candidate_reps", "verified_counts")
 NAME = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)?"
 KEYWORDS = {"lateral", "unnest", "range", "select", "values"}
 

@@ -1,19 +1,24 @@
 -- fragment: copies_expanded
--- reads:    rep_pairs(rep_a, rep_b, shared_bands), copies(doc_id, rep)   (CTEs of the statement)
+-- reads:    rep_pairs(rep_a, rep_b, shared_bands), groups(doc_id, rep)   (CTEs of the statement)
 -- params:   $bands
 -- The candidates of every document from those of the representatives (sql/05_candidates.sql and
 -- Spark's): a pair of representatives stands for every pair across their two groups, with the same
--- shared bands, and two members of one group share all $bands bands. Written once for both engines.
+-- shared bands, and two members of one group share all $bands bands. A representative with no row
+-- in `groups` (sql/fragments/copy_groups.sql) is a group of one: itself. Written once for both
+-- engines.
 across as (
-    select least(ma.doc_id, mb.doc_id) as doc_id_a, greatest(ma.doc_id, mb.doc_id) as doc_id_b, p.shared_bands
+    select
+        least(coalesce(ma.doc_id, p.rep_a), coalesce(mb.doc_id, p.rep_b)) as doc_id_a,
+        greatest(coalesce(ma.doc_id, p.rep_a), coalesce(mb.doc_id, p.rep_b)) as doc_id_b,
+        p.shared_bands
     from rep_pairs as p
-    join copies as ma on ma.rep = p.rep_a
-    join copies as mb on mb.rep = p.rep_b
+    left join groups as ma on ma.rep = p.rep_a
+    left join groups as mb on mb.rep = p.rep_b
 ),
 within as (
     select a.doc_id as doc_id_a, b.doc_id as doc_id_b, cast($bands as bigint) as shared_bands
-    from copies as a
-    join copies as b on a.rep = b.rep and a.doc_id < b.doc_id
+    from groups as a
+    join groups as b on a.rep = b.rep and a.doc_id < b.doc_id
 )
 select doc_id_a, doc_id_b, shared_bands from across
 union all

@@ -10,17 +10,26 @@
 -- parts (at most 64) by doc_id, its right rows copied to every part, and the join key includes
 -- the part; each pair still meets exactly once, so the counts are DuckDB's.
 -- Exact copies first, as in sql/05_candidates.sql: the bucket join runs on one representative per
--- group of documents with the same normalized text, and its pairs are expanded to the members.
+-- group of documents with the same normalized text, and its pairs are expanded to the members;
+-- only documents that share their band-0 bucket with another are compared.
 with involved as (
-    select distinct doc_id from band_hashes
+    select h.doc_id
+    from band_hashes as h
+    left semi join (
+        select bucket from band_hashes where band = 0 group by bucket having count(*) > 1
+    ) as s on s.bucket = h.bucket
+    where h.band = 0
 ),
 copies as (
 {{ exact_copies }}
 ),
+groups as (
+{{ copy_groups }}
+),
 rep_buckets as (
     select h.doc_id, h.band, h.bucket
     from band_hashes as h
-    left semi join copies as c on c.doc_id = h.doc_id and c.rep = h.doc_id
+    left anti join groups as g on g.doc_id = h.doc_id and g.rep <> h.doc_id
 ),
 sizes as (
     select band, bucket, count(*) as size
