@@ -675,8 +675,8 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
         names = table.column_names
         if id_column is None and "id" in names and rows and "id" not in seen:
             raise InputError(f"{path}: id column 'id' is missing from the first {rows:,} lines (NULL ids)")
-        for name in (id_column or ("id" if "id" in seen else None), text_column):
-            if name is not None and name not in names:
+        for name in (id_column or "id", text_column):
+            if name not in names and (name in seen or name == text_column):
                 table = table.append_column(name, pa.nulls(table.num_rows))
         seen.update(dict.fromkeys(names))
         _check_json_ids(table, path, id_column or "id")
