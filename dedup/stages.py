@@ -167,9 +167,16 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
             batched_on.append(table)
     queries = {
         name: query(name, dialect=dialect)
-        for name in ("skipped", "dropped_documents", "export_pairs", "export_pairs_between_groups", "exact_copies")
+        for name in (
+            "skipped",
+            "dropped_documents",
+            "duplicate_ids",
+            "export_pairs",
+            "export_pairs_between_groups",
+            "exact_copies",
+        )
         + (("staging_create", "staging_enter", "staging_leave") if batched else ())
-        + (("spark_input_digest", "spark_skipped", "duplicate_ids") if dialect == "spark" else ())
+        + (("spark_input_digest", "spark_skipped") if dialect == "spark" else ())
     }
     sizes = batch_sizes(settings.memory_bytes, settings.banding.bands, settings.shingle_type)
     for table in dict.fromkeys(t for t in batched_on if t is not None):

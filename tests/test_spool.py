@@ -280,7 +280,7 @@ def test_a_json_lines_file_is_read_in_parts_with_the_columns_of_the_whole_file(t
     args = ["run", str(path), "--temp-dir", str(tmp_path), "--threshold", "0.5", "-o", str(tmp_path / "p.csv")]
     whole = CliRunner().invoke(app, args)
     spooled()
-    assert len(list(read_module._json_parts(path))) > 10
+    assert len(list(read_module.table_parts(path))) > 10
     parts = CliRunner().invoke(app, args)
     assert whole.exit_code == parts.exit_code == 0, parts.output
     assert "documents: 120 read = 110 processed + 0 empty + 10 skipped" in whole.output

@@ -48,7 +48,7 @@ def load_inputs(engine: Engine, settings: Settings, plan: Plan, read: Read | Non
                 "`stages`): give a new file as --db"
             )
     if read is not None:
-        loaded = _load_by_python(engine, read)
+        loaded = _load_by_python(engine, read, plan)
     else:
         loaded = _load_by_spark(engine, settings, plan)
     if settings.db is not None and not settings.replace_documents and engine.has_table("documents"):
@@ -64,12 +64,12 @@ def load_inputs(engine: Engine, settings: Settings, plan: Plan, read: Read | Non
     return loaded
 
 
-def _load_by_python(engine: Engine, read: Read) -> Loaded:
+def _load_by_python(engine: Engine, read: Read, plan: Plan) -> Loaded:
     raw, skipped = read.raw, read.skipped
     engine.register_arrow("raw_skipped", skipped)
     if read.spool is not None:  # a large input, written out as it was read
         engine.register_parquet("raw_documents", read.spool.finish())
-        duplicates = engine.fetch_rows(query("duplicate_ids", dialect=engine.dialect))
+        duplicates = engine.fetch_rows(plan.query("duplicate_ids"))
         if duplicates:  # the ids of documents no longer held by Python, checked where they are
             raise duplicate_id(duplicates[0][0])
         digest = read.spool.digest.copy()

@@ -669,7 +669,7 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
     line lacks them, as reading the file whole gives."""
     seen: dict[str, None] = {}  # the columns of the parts so far, in order
     rows = 0
-    for table in _json_parts(path):
+    for table in table_parts(path):
         if table.num_rows == 0:
             continue  # blank lines only
         names = table.column_names
@@ -686,18 +686,6 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
         raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, seen))}")
 
 
-def _json_parts(path: Path) -> Iterator[pa.Table]:
-    """A JSON lines file (gzip-compressed by extension) in parts of whole lines, about PART_BYTES each."""
-    import gzip
-
-    try:
-        with (gzip.open if path.suffix.lower() in COMPRESSED else open)(path, "rb") as file:
-            while lines := file.readlines(PART_BYTES):
-                yield _load_json(b"".join(lines))
-    except (pa.ArrowInvalid, OSError, EOFError) as error:
-        raise InputError(f"cannot read table {path}: {first_line(error)}") from None
-
-
 # A Parquet, CSV or JSON lines file is read in parts of about this much data (a run holds one
 # part and what it has not yet written out, see dedup.corpus.spool); a Parquet part has at most
 # PART_ROWS rows.
@@ -706,37 +694,45 @@ PART_ROWS = 65_536
 
 
 def table_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
-    """A table's rows in parts: a Parquet file or dataset folder, a CSV or TSV (a JSON lines file:
-    _json_parts)."""
+    """A table's rows in parts: a CSV or TSV, a JSON lines file, a Parquet dataset folder or file."""
     kind = table_format(path)
-    if kind in ("csv", "tsv"):
-        try:
+    try:
+        if kind in ("csv", "tsv"):
             yield from _csv_parts(path, delimiter or ("\t" if kind == "tsv" else ","))
-        except (pa.ArrowInvalid, OSError) as error:
-            raise InputError(f"cannot read table {path}: {first_line(error)}") from None
-        return
-    if kind != "parquet":
-        yield load_table(path, delimiter)
-        return
-    if path.is_dir():
-        yield from _dataset_parts(path)
-        return
+        elif kind == "jsonl":
+            yield from _json_parts(path)
+        elif path.is_dir():
+            yield from _dataset_parts(path)
+        else:
+            yield from _parquet_parts(path)
+    except (pa.ArrowInvalid, OSError, EOFError) as error:  # EOFError: a truncated .gz
+        raise InputError(f"cannot read table {path}: {first_line(error)}") from None
+
+
+def _json_parts(path: Path) -> Iterator[pa.Table]:
+    """A JSON lines file (gzip-compressed by extension) in parts of whole lines, about PART_BYTES each."""
+    import gzip
+
+    with (gzip.open if path.suffix.lower() in COMPRESSED else open)(path, "rb") as file:
+        while lines := file.readlines(PART_BYTES):
+            yield _load_json(b"".join(lines))
+
+
+def _parquet_parts(path: Path) -> Iterator[pa.Table]:
+    """A Parquet file's rows in parts of about PART_BYTES (at most PART_ROWS rows)."""
     import pyarrow.parquet as pq
 
-    try:
-        # pre_buffer (the default) caches the file's column chunks as it goes and frees them at
-        # the end: reading 10M rows grew to 1.8 GB; without it, 0.5 GB and as fast
-        with pq.ParquetFile(path, pre_buffer=False) as parquet:
-            metadata = parquet.metadata
-            if metadata.num_rows == 0:
-                yield parquet.schema_arrow.empty_table()
-                return
-            size = sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
-            rows = min(PART_ROWS, max(ARROW_BATCH_ROWS, metadata.num_rows * PART_BYTES // max(size, 1)))
-            for batch in parquet.iter_batches(batch_size=rows):
-                yield pa.Table.from_batches([batch])
-    except (pa.ArrowInvalid, OSError) as error:
-        raise InputError(f"cannot read table {path}: {first_line(error)}") from None
+    # pre_buffer (the default) caches the file's column chunks as it goes and frees them at the
+    # end: reading 10M rows grew to 1.8 GB; without it, 0.5 GB and as fast
+    with pq.ParquetFile(path, pre_buffer=False) as parquet:
+        metadata = parquet.metadata
+        if metadata.num_rows == 0:
+            yield parquet.schema_arrow.empty_table()
+            return
+        size = sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+        rows = min(PART_ROWS, max(ARROW_BATCH_ROWS, metadata.num_rows * PART_BYTES // max(size, 1)))
+        for batch in parquet.iter_batches(batch_size=rows):
+            yield pa.Table.from_batches([batch])
 
 
 def _dataset_parts(path: Path) -> Iterator[pa.Table]:
@@ -744,18 +740,14 @@ def _dataset_parts(path: Path) -> Iterator[pa.Table]:
     (hive partitions included) that pyarrow.parquet.read_table gives it whole."""
     import pyarrow.dataset as ds
 
-    try:
-        dataset = ds.dataset(path, format="parquet", partitioning=ds.HivePartitioning.discover(infer_dictionary=True))
-        scan = ds.ParquetFragmentScanOptions(pre_buffer=False)
-        batches = dataset.to_batches(batch_size=PART_ROWS, fragment_scan_options=scan, batch_readahead=2)
-        parts = 0
-        for batch in batches:
-            parts += 1
-            yield pa.Table.from_batches([batch])
-        if not parts:
-            yield dataset.schema.empty_table()
-    except (pa.ArrowInvalid, OSError) as error:
-        raise InputError(f"cannot read table {path}: {first_line(error)}") from None
+    dataset = ds.dataset(path, format="parquet", partitioning=ds.HivePartitioning.discover(infer_dictionary=True))
+    scan = ds.ParquetFragmentScanOptions(pre_buffer=False)
+    parts = 0
+    for batch in dataset.to_batches(batch_size=PART_ROWS, fragment_scan_options=scan, batch_readahead=2):
+        parts += 1
+        yield pa.Table.from_batches([batch])
+    if not parts:
+        yield dataset.schema.empty_table()
 
 
 def _list_left_out(corpus: Corpus, root: Path) -> None:
@@ -902,7 +894,7 @@ def decoded_cells(column: pa.ChunkedArray, path: str, role: str, name: str) -> t
 
 
 def csv_cells_as_text(table: pa.Table, path: Path) -> pa.Table:
-    """A CSV read with cells that are not UTF-8 (read as bytes, see _load_csv) with every cell as
+    """A CSV read with cells that are not UTF-8 (read as bytes, see _csv_parts) with every cell as
     the run reads it: UTF-8, else Latin-1."""
     columns = [
         decoded_cells(column, str(path), "a", name)[0] if pa.types.is_binary(column.type) else column
@@ -921,8 +913,8 @@ def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
                 with pq.ParquetFile(path) as parquet:
                     return parquet.read()
             return pq.read_table(path)
-        if kind in ("csv", "tsv"):
-            return _load_csv(path, delimiter or ("\t" if kind == "tsv" else ","))
+        if kind in ("csv", "tsv"):  # its cells as bytes (csv_cells_as_text)
+            return pa.concat_tables(list(table_parts(path, delimiter)))
         return _load_json(path)
     except (pa.ArrowInvalid, OSError) as error:
         raise InputError(f"cannot read table {path}: {first_line(error)}") from None
@@ -954,12 +946,6 @@ def _timestamps_as_strings(kind: pa.DataType) -> pa.DataType:
     if pa.types.is_list(kind):
         return pa.list_(kind.value_field.with_type(_timestamps_as_strings(kind.value_type)))
     return kind
-
-
-def _load_csv(path: Path, delimiter: str) -> pa.Table:
-    """A CSV/TSV whole (for --write-deduplicated), its cells as bytes (csv_cells_as_text)."""
-    parts = list(_csv_parts(path, delimiter))
-    return pa.concat_tables(parts) if len(parts) > 1 else parts[0]
 
 
 def _csv_parts(path: Path, delimiter: str) -> Iterator[pa.Table]:
