@@ -3,6 +3,7 @@ batches by doc_id_a: the tables equal those of one batch."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import duckdb
@@ -137,3 +138,25 @@ def test_batches_do_not_leave_their_staging_tables_in_the_database_file(tmp_path
     assert blocks["many"][0] <= blocks["one"][0] * 1.2, blocks
     assert blocks["many"][1] <= 16, blocks
     assert differing_rows(tmp_path / "one.duckdb", tmp_path / "many.duckdb", "signatures") == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_document_ranges_cover_every_document_within_both_bounds_and_waste_no_batch(seed):
+    rng = random.Random(seed)
+    lengths = [rng.choice([0, 1, 5, 40, 200, 900]) for _ in range(rng.randrange(1, 400))]
+    characters, documents = rng.choice([(300, 7), (2_000, 50), (10**6, 9), (50, 10**6)])
+    statement = plan_stages.query("batch_ranges_documents", {"characters": characters, "documents": documents})
+    with duckdb.connect() as con:
+        con.execute("create table documents (doc_id bigint, norm varchar)")
+        con.executemany("insert into documents values (?, ?)", [(i + 1, "x" * n) for i, n in enumerate(lengths)])
+        ranges = con.execute(statement.sql, dict(statement.parameters)).fetchall()
+    assert ranges[0][0] == 1 and ranges[-1][1] == len(lengths)
+    assert all(last + 1 == next_first for (_, last), (next_first, _) in itertools.pairwise(ranges))
+    for first, last in ranges:
+        inside = lengths[first - 1 : last]
+        # a range holds at most one document past either bound: the one whose cost crosses it
+        assert len(inside) <= documents + 1
+        assert sum(inside) - max(inside) <= characters
+    # a range ends only where the running cost passes a whole bound, so no more ranges than that
+    cost = sum(max(n / characters, 1 / documents) for n in lengths)
+    assert len(ranges) <= int(cost) + 1
