@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from corpora import planted_corpus  # noqa: E402
 
-from dedup.engine.duckdb import DuckDBEngine  # noqa: E402
+from dedup.engines.duckdb import DuckDBEngine  # noqa: E402
 from dedup.index.similar import query_index  # noqa: E402
 
 WORK = Path(__file__).resolve().parent / "work"

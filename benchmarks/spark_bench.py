@@ -36,7 +36,7 @@ CORES = 2
 
 def startup_seconds() -> float:
     code = (
-        "import time; t = time.perf_counter(); from dedup.engine.spark import new_session; "
+        "import time; t = time.perf_counter(); from dedup.engines.spark.engine import new_session; "
         "s = new_session('local[2]'); s.range(1).count(); print(time.perf_counter() - t); s.stop()"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

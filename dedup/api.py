@@ -85,6 +85,7 @@ def run(
     """
     from .corpus.read import check_column_options
     from .documents import as_table, is_in_memory
+    from .engines import engine_kind
     from .hashing import DEFAULT_SEED
     from .index.export import checked_exports
     from .pipeline import run_settings
@@ -123,9 +124,10 @@ def run(
         spark_conf=tuple((spark_conf or {}).items()),
         work_dir=str(work_dir) if work_dir is not None else None,
     )
-    if settings.engine == "spark" and table is not None:
-        raise UsageError("engine='spark' reads paths (Spark's readers); give inputs, not documents")
-    if settings.engine == "duckdb" and table is None:
+    reads_paths = engine_kind(settings.engine).reads_paths
+    if reads_paths and table is not None:
+        raise UsageError(f"engine='{settings.engine.value}' reads paths (Spark's readers); give inputs, not documents")
+    if not reads_paths and table is None:  # an engine that reads paths checks them as it reads them
         check_column_options(settings.inputs, lines, id_column, text_column)
     out = Path(write_deduplicated) if write_deduplicated is not None else None
     wanted = checked_exports((exports or {}).items())

@@ -4,7 +4,8 @@ generated column lists and the shingle definition)."""
 
 from __future__ import annotations
 
-from . import lowercase, sqltext
+from . import sqltext
+from .engines.spark import lowercase
 from .hashing import bucket_constants, permutation_coefficients
 from .settings import Settings
 from .sqlfiles import Fragments, fragment

@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from .engine import Engine
+from .engines import Engine
 
 Attach = Callable[[Engine], None]
 STOP = b"\xff"

@@ -15,13 +15,13 @@ from typing import Any
 import pyarrow as pa
 
 from .choices import ExportKind, Keep, PairsListed
-from .corpus.load import load_inputs
 from .corpus.read import Read, read_by_python
 from .corpus.write import check_not_an_input, check_target, write_deduplicated_input
-from .engine import Engine, run_engine
+from .engines import Engine, engine_kind, run_engine
 from .errors import EngineError, Interrupted, UsageError
 from .index import clusters
 from .index.export import needs_clusters
+from .inputs import load_inputs
 from .output import STREAM_ROWS
 from .records import checkpoints, input_fingerprint
 from .reports import Progress, RunResult, StageReport, Summary
@@ -55,14 +55,14 @@ def run_settings(
     output."""
     from .output import check_targets
 
-    if write_deduplicated is not None and settings.engine == "spark":
-        raise UsageError("--write-deduplicated is not supported with --engine spark yet")
+    if write_deduplicated is not None and not engine_kind(settings.engine).writes_deduplicated:
+        raise UsageError(f"--write-deduplicated is not supported with --engine {settings.engine.value} yet")
     targets = [*outputs, *(("--export", path) for _, path in exports)]
     for option, path in targets:
         check_not_an_input(settings.inputs, path, option)
     if write_deduplicated is not None:
         targets.append(("--write-deduplicated", write_deduplicated))
-    check_targets(targets, settings.db if settings.engine == "duckdb" else None)
+    check_targets(targets, settings.db)
     with _kept_database(settings, write_deduplicated) as kept:
         return execute(
             kept,
@@ -85,7 +85,7 @@ def clusters_rule(
     DuckDB with every database it keeps (--db, or the temporary one of --write-deduplicated) and
     every export; on Spark, where they are a table under the work folder, only when --keep is given
     or an export needs them."""
-    if settings.engine == "duckdb":
+    if engine_kind(settings.engine).keeps_clusters:
         built = settings.db is not None or bool(exports)
     else:
         built = keep is not None or any(needs_clusters(what) for what, _ in exports)
@@ -136,7 +136,7 @@ def execute(
         from .corpus.stamp import stamp_input
 
         stamp = stamp_input(settings.inputs[0])
-    if settings.engine == "duckdb":  # read before the database opens: the size of the texts chooses it
+    if not engine_kind(settings.engine).reads_paths:  # read before the database opens: its size chooses it
         progress.start("read")
         read = read_by_python(settings, documents)
     plan = compile_run(settings, settings.engine)

@@ -13,9 +13,8 @@ options are the index's own. A run's first rewrite of a stage table also writes 
 finished_at, which its finished row replaces: while it is there (the run stopped), the tables may
 mix two runs, and the index commands refuse them (`check_finished`).
 
-On Spark (`StageMarkers`) a finished stage is a small JSON file in <work>/_stages/, written after
-the stage's tables are complete (Parquet writes are not transactional) and deleted before the
-stage starts: a run killed mid-stage leaves no mark, so the next run computes that stage again.
+An engine may keep its own marks instead (`Engine.stage_markers`): Spark's are files in its work
+folder (dedup.engines.spark.markers).
 """
 
 from __future__ import annotations
@@ -24,16 +23,13 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from . import __version__
-from .engine import Engine, Statement
+from .engines import Checkpoints, Engine, Statement
 from .errors import DedupError
 from .hashing import SCHEME
 from .sqlfiles import query, quote_identifier
-
-if TYPE_CHECKING:
-    from .engine.spark import SparkEngine
 
 # The one-line message of Ctrl-C while a run's row is written.
 RUN_NOT_FINISHED = "interrupted; the run is not recorded as finished (run it again to finish it)"
@@ -48,33 +44,11 @@ def input_fingerprint(options: Mapping[str, object], inputs_digest: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
-class Checkpoints(Protocol):
-    """Which stages of a run finished, from which inputs and options."""
-
-    def reuse(self, stage: str, fingerprint: str, statement: Statement) -> int | None:
-        """The rows of the stage's table if it finished with this fingerprint (and is ready to
-        read), else None."""
-
-    def start(self, stage: str) -> None:
-        """The stage is about to (re)write its tables."""
-
-    def forget(self, stages: Sequence[str]) -> None:
-        """Mark these stages unfinished now, before a group writes its tables in several commits."""
-
-    def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
-        """Mark the stage finished (inside its atomic step); its rows."""
-
-    def finish_run(self, counts: dict[str, int], seconds: dict[str, float]) -> None:
-        """The run's row of the runs table (where the engine keeps one), with the options and start
-        the checkpoints were made for."""
-
-
 def checkpoints(engine: Engine, options: Mapping[str, object], started: datetime) -> Checkpoints:
     """The bookkeeping of this engine's database for a run with these options: tables, or marker
     files in Spark's work folder."""
-    if engine.dialect == "spark":
-        return StageMarkers(engine)  # type: ignore[arg-type]
-    return StageTable(engine, options, started)
+    markers = engine.stage_markers()
+    return markers if markers is not None else StageTable(engine, options, started)
 
 
 class StageTable:
@@ -134,46 +108,6 @@ class StageTable:
 
     def _rows(self, name: str, values: dict[str, Any]) -> list[tuple[Any, ...]]:
         return self.engine.fetch_rows(query(name, values, self.engine.dialect))
-
-
-class StageMarkers:
-    """The finished stages of a Spark work folder: <work>/_stages/<stage>.json."""
-
-    def __init__(self, engine: SparkEngine) -> None:
-        self.engine = engine
-
-    def _marker(self, stage: str) -> str:
-        return f"{self.engine.work_dir}/_stages/{stage}.json"
-
-    def reuse(self, stage: str, fingerprint: str, statement: Statement) -> int | None:
-        from .engine.spark import split_tables
-
-        recorded = self.engine.read_text(self._marker(stage))
-        if recorded is None or json.loads(recorded)["fingerprint"] != fingerprint:
-            return None
-        tables = [table for table, _ in split_tables(stage, statement.sql)]
-        if not all(self.engine.has_table(table) for table in tables):
-            return None
-        for table in tables:
-            self.engine.attach(table)
-        return int(json.loads(recorded)["rows"])
-
-    def start(self, stage: str) -> None:
-        self.engine.delete(self._marker(stage))
-
-    def forget(self, stages: Sequence[str]) -> None:
-        for stage in stages:
-            self.start(stage)
-
-    def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
-        rows = int(self.engine.session.table(stage).count())
-        self.engine.write_text(
-            self._marker(stage), json.dumps({"stage": stage, "fingerprint": fingerprint, "rows": rows})
-        )
-        return rows
-
-    def finish_run(self, counts: dict[str, int], seconds: dict[str, float]) -> None:
-        pass  # a work folder keeps the stage tables and their markers, no runs table
 
 
 def table_rows(engine: Engine, table: str) -> int:

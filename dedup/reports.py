@@ -11,7 +11,7 @@ import pyarrow as pa
 from .banding import COMPLETE_ENOUGH
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .engines import Engine
 
 
 @dataclass

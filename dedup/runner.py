@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from .engine import Engine
+from .engines import Engine
 from .records import Checkpoints
 from .reports import Progress, StageReport
 from .stages import Plan, Step

@@ -3,7 +3,7 @@ expressions that depend on --num-perm, --bands and --rows, and the word shingle'
 and fingerprint (hash scheme v3) that depend on --shingle-size.
 
 Every other statement is a file of sql/ (dedup/sqlfiles.py reads them); only the engine
-(dedup/engine/) writes its own DDL around them (create ... as, transactions). Values never enter
+(dedup/engines/) writes its own DDL around them (create ... as, transactions). Values never enter
 SQL text: generated fragments only name columns and `$parameters`, so every number and every
 user string still travels as a bound parameter.
 """

@@ -1,6 +1,6 @@
 """The pipeline's stages (sql/NN_*.sql) and a run compiled from its settings into a `Plan`.
 
-A stage is compiled once into a Statement (dedup.engine): its generated column lists filled,
+A stage is compiled once into a Statement (dedup.engines): its generated column lists filled,
 its parameters bound. The same value fingerprints the stage (resume) and runs it. A Plan holds
 every statement a run executes, compiled before any engine opens, so that running it
 (dedup.runner) needs nothing more from the settings.
@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from .bindings import bindings, shingles
-from .engine import Statement
+from .engines import Statement, engine_kind
 from .settings import Settings
 from .sqlfiles import bind, fill, query, quote_identifier, read_sql, sql_dir
 
@@ -96,7 +96,6 @@ def compile_stages(settings: Settings, dialect: str = "duckdb") -> list[tuple[St
 # doc_ids, the verification (a join over the shingles of every candidate's two documents) on
 # batches of candidates by doc_id_a. Spark partitions the work itself.
 BATCHED_ON = {"shingles": "documents", "signatures": "documents", "verified": "candidates"}
-BATCHED_DIALECTS = ("duckdb",)
 # A batch of documents holds at most this many documents and about this many characters of
 # normalized text (about as many shingle occurrences): ~1 GB of DuckDB memory at most. Word
 # shingles start at every token, ~4 bytes or more with its separator: their batches hold
@@ -156,7 +155,8 @@ class Plan:
 def compile_run(settings: Settings, dialect: str) -> Plan:
     """The plan of a run of `settings` on an engine of `dialect`."""
     steps = compile_stages(settings, dialect)
-    batched = dialect in BATCHED_DIALECTS
+    engine = engine_kind(dialect)
+    batched = engine.batched
     groups: list[list[Step]] = []
     batched_on: list[str | None] = []
     for stage, statement in steps:
@@ -177,7 +177,7 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
             "exact_copies",
         )
         + (("staging_create", "staging_enter", "staging_leave") if batched else ())
-        + (("spark_input_digest", "spark_skipped") if dialect == "spark" else ())
+        + engine.queries
     }
     sizes = batch_sizes(settings.duckdb_memory_bytes, settings.banding.bands, settings.shingle_type)
     for table in dict.fromkeys(t for t in batched_on if t is not None):

@@ -65,7 +65,7 @@ SPARK_TEST_CONF = {
 @pytest.fixture(scope="session")
 def spark():
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    from dedup.engine.spark import new_session
+    from dedup.engines.spark.engine import new_session
 
     session = new_session("local[2]", SPARK_TEST_CONF, app_name="dedup-tests")
     yield session

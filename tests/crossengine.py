@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from dedup.corpus.read import read_inputs
-from dedup.engine.spark import SparkEngine
+from dedup.engines.spark.engine import SparkEngine
 from dedup.pipeline import execute
 from dedup.settings import Settings
 from dedup.stages import compile_stages, pipeline_stages

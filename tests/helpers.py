@@ -7,7 +7,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from dedup.engine.duckdb import DuckDBEngine
+from dedup.engines.duckdb import DuckDBEngine
 from dedup.settings import Settings
 from dedup.stages import compile_stage, pipeline_stages
 

@@ -9,7 +9,7 @@ from corpora import planted_corpus
 from indexing import make_index, rows
 
 from dedup.choices import Keep
-from dedup.engine.duckdb import DuckDBEngine
+from dedup.engines.duckdb import DuckDBEngine
 from dedup.index.clusters import build_clusters
 
 

@@ -1,4 +1,4 @@
-"""The engine seam: only dedup/engine talks to DuckDB, statements bind exactly what they use."""
+"""The engine seam: only dedup/engines talks to DuckDB and Spark, statements bind exactly what they use."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from typer.testing import CliRunner
 
 import dedup
 from dedup.cli import app
-from dedup.engine import Statement, open_engine
+from dedup.engines import Statement, open_engine
 from dedup.errors import EngineError, Interrupted
-from dedup.sqlfiles import bind, query
+from dedup.settings import Limits
+from dedup.sqlfiles import bind, query, user_query
 from dedup.stages import compile_stages
 
 PACKAGE = Path(dedup.__file__).parent
@@ -34,7 +35,53 @@ def test_only_the_engine_package_imports_duckdb():
     importers = sorted(
         str(source.relative_to(PACKAGE)) for source in PACKAGE.rglob("*.py") if "duckdb" in imported_modules(source)
     )
-    assert importers == ["engine/duckdb.py"]
+    assert importers == ["engines/duckdb.py"]
+
+
+def test_only_the_spark_package_imports_pyspark():
+    importers = sorted(
+        str(source.relative_to(PACKAGE)) for source in PACKAGE.rglob("*.py") if "pyspark" in imported_modules(source)
+    )
+    assert importers and all(name.startswith("engines/spark/") for name in importers), importers
+
+
+ENGINE_NAMES = {"duckdb", "spark"}
+
+
+def compares_an_engine_name(node: ast.AST) -> bool:
+    """`x == "spark"`, `x is EngineName.duckdb`, `x in ("duckdb",)` and the like."""
+    if not isinstance(node, ast.Compare):
+        return False
+    for side in (node.left, *node.comparators):
+        for part in ast.walk(side):
+            if isinstance(part, ast.Constant) and part.value in ENGINE_NAMES:
+                return True
+            if isinstance(part, ast.Attribute) and part.attr in ENGINE_NAMES:
+                return True
+    return False
+
+
+def test_nothing_outside_the_engines_compares_an_engine_name():
+    """What a run does differently on an engine is asked of its EngineKind (dedup/engines); only the
+    options' checks (which options go with which engine) and the per-dialect generated SQL name one."""
+    allowed = {"settings.py", "bindings.py"}
+    found = sorted(
+        f"{source.relative_to(PACKAGE)}:{node.lineno}"
+        for source in PACKAGE.rglob("*.py")
+        if not str(source.relative_to(PACKAGE)).startswith("engines/") and source.name not in allowed
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+        if compares_an_engine_name(node)
+    )
+    assert found == []
+
+
+def test_duckdb_gets_three_quarters_of_the_memory_limit(tmp_path):
+    engine = open_engine(tmp_path / "db.duckdb", Limits(memory_limit="100MB"))
+    try:
+        [(limit,)] = engine.fetch_rows(user_query("select current_setting('memory_limit')"))
+    finally:
+        engine.close()
+    assert limit == "71.5 MiB"  # 75,000,000 bytes
 
 
 def test_a_statement_binds_exactly_the_parameters_its_text_uses():
@@ -90,7 +137,7 @@ def test_engine_failures_are_dedup_errors_and_atomic_steps_roll_back(tmp_path):
 
 def test_the_library_and_the_cli_leave_the_same_tables(tmp_path, tiny_corpus):
     """`dedup.run` and `dedup run` are one library function: same tables, same rows (clusters too)."""
-    from dedup.engine.duckdb import DuckDBEngine
+    from dedup.engines.duckdb import DuckDBEngine
 
     cli_db, library_db = tmp_path / "cli.duckdb", tmp_path / "library.duckdb"
     done = CliRunner().invoke(app, ["run", str(tiny_corpus), "-k", "5", "--keep", "longest", "--db", str(cli_db), "-q"])

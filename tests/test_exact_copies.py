@@ -123,7 +123,7 @@ def test_pairs_equal_the_oracle_for_any_mix_of_copies(tmp_path_factory, groups) 
 def test_spark_gives_the_same_tables_on_copies(spark, tmp_path: Path) -> None:
     from crossengine import compare
 
-    from dedup.engine.spark import SparkEngine
+    from dedup.engines.spark.engine import SparkEngine
 
     docs = copies_corpus()
     path = tmp_path / "docs.parquet"

@@ -10,7 +10,7 @@ from indexing import invoke, make_index, rows
 from typer.testing import CliRunner
 
 from dedup.cli import app
-from dedup.engine.duckdb import DuckDBEngine
+from dedup.engines.duckdb import DuckDBEngine
 from dedup.hashing import bucket_constants
 from dedup.index.documents import index_settings
 from dedup.index.explain import explain_pair, format_explanation

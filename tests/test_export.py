@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from dedup.choices import ExportKind
 from dedup.cli import app
-from dedup.engine.duckdb import DuckDBEngine
+from dedup.engines.duckdb import DuckDBEngine
 from dedup.index.export import export_table, write_json
 
 DOCS = {

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from dedup.engine import open_engine
+from dedup.engines import open_engine
 from dedup.interrupts import interrupt_on_sigint
 from dedup.statement import Statement
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from dedup.cli import app
 from dedup.cli.summary import StageProgress
-from dedup.engine import Statement, open_engine
+from dedup.engines import Statement, open_engine
 from dedup.reports import StageReport
 
 STAGES = ["read", "documents", "shingles", "signatures", "band_hashes", "candidates", "verified", "pairs"]

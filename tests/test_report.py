@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from dedup.banding import detection_probability
 from dedup.cli import app
-from dedup.engine.duckdb import DuckDBEngine
+from dedup.engines.duckdb import DuckDBEngine
 from dedup.html_report.charts import size_bins
 from dedup.html_report.data import HISTOGRAM_WIDTH, gather, histogram_bins
 from dedup.html_report.diff import shared_text, side_by_side

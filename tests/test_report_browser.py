@@ -160,7 +160,7 @@ def test_log_axis_labels_fit_and_clear_the_axis_title_at_hundreds_of_millions(br
     title overlapped them; every label must lie inside the chart, left of nothing it hides."""
     import dataclasses
 
-    from dedup.engine import open_engine
+    from dedup.engines import open_engine
     from dedup.html_report.data import gather
     from dedup.html_report.page import write
 

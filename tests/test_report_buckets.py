@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import duckdb
 
-from dedup.engine.duckdb import DuckDBEngine
+from dedup.engines.duckdb import DuckDBEngine
 from dedup.html_report.charts import jaccard_chart, tick_label
 from dedup.html_report.data import fetch
 

@@ -158,7 +158,7 @@ def test_sql_command_with_a_hostile_database_path(tmp_path, tiny_corpus):
 
 # quote_identifier(...), or constant SQL fragments picked in code (never from input or options)
 ALLOWED_IN_SQL_FSTRINGS = {"quote_identifier", "table_name"}
-# The calls that send SQL text to DuckDB (dedup/engine/duckdb.py), by the name of the method.
+# The calls that send SQL text to DuckDB (dedup/engines/duckdb.py), by the name of the method.
 SQL_CALLS = ("execute", "sql", "_query", "_run")
 
 
@@ -166,7 +166,7 @@ def test_sql_fstrings_interpolate_only_quoted_identifiers_or_constants():
     """Every f-string passed as SQL text in dedup/ (subpackages too) interpolates only quoted names."""
     package = Path(pipeline.__file__).parent
     sources = sorted(package.rglob("*.py"))
-    assert package / "engine" / "duckdb.py" in sources
+    assert package / "engines" / "duckdb.py" in sources
     offenders = []
     for source in sources:
         tree = ast.parse(source.read_text(encoding="utf-8"))

@@ -20,7 +20,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from traps import traps_corpus
 
-from dedup.engine.spark import SparkEngine
+from dedup.engines.spark.engine import SparkEngine
 from dedup.settings import Settings
 
 pytestmark = pytest.mark.slow

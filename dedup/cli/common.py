@@ -17,7 +17,7 @@ from ..errors import DedupError, Interrupted
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from ..engine import Engine
+    from ..engines import Engine
 
 # emoji=False: a name such as ":smile:.txt" is printed as it is (and rich._emoji_codes is not imported)
 stderr = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)

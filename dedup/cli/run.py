@@ -38,7 +38,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..engine import Engine
+    from ..engines import Engine
 
 app = command_group()
 
@@ -150,6 +150,7 @@ def run(
     """
     try:  # a Ctrl-C that lands while the modules load is an interruption like any other
         from ..corpus.read import check_column_options
+        from ..engines import engine_kind
         from ..index.export import checked_exports
         from ..interrupts import interrupt_on_sigint
         from ..output import check_writable, write_table
@@ -185,7 +186,7 @@ def run(
             spark_conf=spark_settings(spark_conf or []),
             work_dir=work_dir,
         )
-        if engine is EngineName.duckdb:  # Spark checks its inputs as it reads them, where they are
+        if not engine_kind(engine).reads_paths:  # an engine that reads paths checks them as it reads them
             check_column_options(settings.inputs, lines, id_column, text_column, settings.delimiter)
         if output == STDOUT:
             output = None  # `--output -`: stdout, in --format
@@ -331,7 +332,7 @@ def show_sql(
 
     Example: dedup show-sql signatures --num-perm 4
     """
-    from ..engine import engine_for
+    from ..engines import engine_for
     from ..settings import Settings
     from ..stages import compile_stage, pipeline_stages
 

@@ -12,7 +12,7 @@ import pyarrow as pa
 from rich.console import Console
 from rich.table import Table
 
-from ..engine import Engine
+from ..engines import Engine
 from ..reports import Progress, RunResult, StageReport
 from ..settings import Settings
 

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine import open_engine
+from ..engines import open_engine
 from ..errors import DedupError, UsageError
 from ..records import check_finished
 from ..settings import Limits

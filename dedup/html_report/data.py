@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..banding import Banding
-from ..engine import Engine
+from ..engines import Engine
 from ..errors import DedupError
 from ..sqlfiles import query
 from ..sqltext import equal_minhash_count

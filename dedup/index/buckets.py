@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..engine import Engine
+from ..engines import Engine
 from ..sqlfiles import query
 
 

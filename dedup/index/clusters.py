@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..choices import Keep
-from ..engine import Engine
+from ..engines import Engine
 from ..errors import DedupError
 from ..sqlfiles import query
 

@@ -12,7 +12,7 @@ import pyarrow as pa
 from ..banding import choose_banding
 from ..choices import Keep
 from ..corpus.read import read_documents, read_inputs
-from ..engine import Engine, open_engine
+from ..engines import Engine, open_engine
 from ..errors import DedupError, UsageError
 from ..hashing import SCHEME
 from ..interrupts import committing

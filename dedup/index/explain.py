@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..bindings import parameter_values
-from ..engine import Engine
+from ..engines import Engine
 from ..errors import DedupError, UsageError
 from ..settings import Settings
 from ..sqlfiles import query

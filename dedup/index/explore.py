@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ..engine import Engine, open_engine
+from ..engines import Engine, open_engine
 from ..settings import Limits
 from ..sqlfiles import user_query
 

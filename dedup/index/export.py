@@ -10,7 +10,7 @@ from typing import TextIO
 import pyarrow as pa
 
 from ..choices import ExportKind, Keep
-from ..engine import Engine
+from ..engines import Engine
 from ..errors import UsageError
 from ..output import FORMATS, STREAM_ROWS, batches, check_writable, format_for, is_list_type, replacing, write_table
 from ..sqlfiles import query

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 from ..cleanup import html_to_text
-from ..engine import Engine
+from ..engines import Engine
 from ..errors import DedupError, UsageError
 from ..settings import Settings
 from ..sqlfiles import query

@@ -1,7 +1,9 @@
-"""What the rest of dedup asks of an engine: the Engine protocol."""
+"""What the rest of dedup asks of an engine: the Engine protocol, and the Checkpoints of a run's
+finished stages (kept by dedup.records in a database, or by the engine itself)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol
@@ -9,6 +11,27 @@ from typing import Any, Protocol
 import pyarrow as pa
 
 from ..statement import Statement
+
+
+class Checkpoints(Protocol):
+    """Which stages of a run finished, from which inputs and options."""
+
+    def reuse(self, stage: str, fingerprint: str, statement: Statement) -> int | None:
+        """The rows of the stage's table if it finished with this fingerprint (and is ready to
+        read), else None."""
+
+    def start(self, stage: str) -> None:
+        """The stage is about to (re)write its tables."""
+
+    def forget(self, stages: Sequence[str]) -> None:
+        """Mark these stages unfinished now, before a group writes its tables in several commits."""
+
+    def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
+        """Mark the stage finished (inside its atomic step); its rows."""
+
+    def finish_run(self, counts: dict[str, int], seconds: dict[str, float]) -> None:
+        """The run's row of the runs table (where the engine keeps one), with the options and start
+        the checkpoints were made for."""
 
 
 class Engine(Protocol):
@@ -74,6 +97,10 @@ class Engine(Protocol):
     def checkpoint(self) -> None:
         """Write what was committed into the database file, so that the space of dropped tables is
         free to reuse (outside a transaction)."""
+
+    def stage_markers(self) -> Checkpoints | None:
+        """The engine's own marks of finished stages (Spark: files in its work folder), or None
+        when a run keeps them in the database's `stages` table (dedup.records)."""
 
     def scratch(self) -> Engine:
         """A new empty database of the same engine and options, in memory, for throwaway tables."""

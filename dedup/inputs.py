@@ -2,7 +2,7 @@
 (loaded, skipped, Latin-1) and the digest that starts every stage's resume fingerprint.
 
 DuckDB's inputs, read by pyarrow (dedup.corpus.read) or given in memory, are registered as Arrow
-tables; Spark reads them with its own readers where the data is (dedup.corpus.spark_read), so nothing
+tables; Spark reads them with its own readers where the data is (dedup.engines.spark.read), so nothing
 funnels through the driver.
 """
 
@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
-from ..engine import Engine
-from ..errors import UsageError
-from ..settings import Settings
-from ..sqlfiles import query
-from ..stages import Plan
-from .read import Read, duplicate_id
-from .spool import update_digest
+from .corpus.read import Read, duplicate_id
+from .corpus.spool import update_digest
+from .engines import Engine
+from .errors import UsageError
+from .settings import Settings
+from .sqlfiles import query
+from .stages import Plan
 
 
 @dataclass
@@ -40,7 +40,7 @@ def load_inputs(engine: Engine, settings: Settings, plan: Plan, read: Read | Non
     """Register raw_documents and raw_skipped on the engine: on DuckDB what dedup.corpus.read read,
     on Spark settings.inputs read by Spark's readers.
     Refused when the inputs lack documents that the kept database (--db) holds, unless --replace."""
-    if settings.db is not None and engine.dialect == "duckdb":
+    if settings.db is not None:  # a DuckDB database file (--db is DuckDB's option)
         tables, stages = engine.fetch_rows(query("foreign_tables", dialect=engine.dialect))[0]
         if tables and not stages:
             raise UsageError(
@@ -82,7 +82,7 @@ def _load_by_python(engine: Engine, read: Read, plan: Plan) -> Loaded:
 
 
 def _load_by_spark(engine: Engine, settings: Settings, plan: Plan) -> Loaded:
-    from .spark_read import read_corpus
+    from .engines.spark.read import read_corpus
 
     ids_from_columns, notes = read_corpus(engine, settings)
     if ids_from_columns:  # every stage takes the ids to be unique, as DuckDB's reading checks

@@ -224,6 +224,9 @@ class DuckDBEngine:
     def checkpoint(self) -> None:
         self._query("checkpoint")
 
+    def stage_markers(self) -> None:
+        return None  # a run's finished stages are rows of the database's `stages` table
+
     def scratch(self) -> DuckDBEngine:
         return DuckDBEngine(duckdb.connect(config=self.config), self.config)
 

@@ -19,13 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from ..errors import DedupError, EngineError, Interrupted, first_line
-from ..sqlfiles import used_parameters
-from ..statement import Statement
-from .protocol import Engine
+from ...errors import DedupError, EngineError, Interrupted, first_line
+from ...sqlfiles import used_parameters
+from ...statement import Statement
+from ..protocol import Engine
+from .tables import split_tables
 
 if TYPE_CHECKING:
-    from ..settings import Settings
+    from ...settings import Settings
+    from .markers import StageMarkers
 
 PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 JAVA_VERSIONS = (17, 21)
@@ -146,22 +148,6 @@ def new_session(master: str | None = None, conf: dict[str, str] | None = None, a
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("FATAL")  # failures reach the user as one line (EngineError)
     return session
-
-
-TABLE_MARKER = re.compile(r"^--\s*table:\s*([a-z_]+)\s*$", re.MULTILINE)
-
-
-def split_tables(name: str, sql: str) -> list[tuple[str, str]]:
-    """(table, SELECT) in order: a Spark file may create helper tables first, each statement after
-    a `-- table: NAME` line, the last one naming the statement's own table."""
-    parts = TABLE_MARKER.split(sql)
-    if len(parts) == 1:
-        return [(name, sql)]
-    header, rest = parts[0], parts[1:]
-    statements = [(rest[i], rest[i + 1]) for i in range(0, len(rest), 2)]
-    if statements[-1][0] != name:
-        raise ValueError(f"the last `-- table:` of {name} must be {name}, not {statements[-1][0]}")
-    return [(table, header + body if i == 0 else body) for i, (table, body) in enumerate(statements)]
 
 
 def _nullable(field: pa.Field) -> pa.Field:
@@ -314,7 +300,7 @@ class SparkEngine:
         frame.createOrReplaceTempView(name)
 
     def register_arrow(self, name: str, table: pa.Table) -> None:
-        """A small Arrow table as a view (corpora are read by Spark's own readers, dedup.corpus.spark_read)."""
+        """A small Arrow table as a view (corpora are read by Spark's own readers, dedup.engines.spark.read)."""
         with translated():
             self.session.createDataFrame(table).createOrReplaceTempView(name)
 
@@ -379,6 +365,11 @@ class SparkEngine:
         statements.append("".join(current).strip())
         return [statement for statement in statements if statement]
 
+    def stage_markers(self) -> StageMarkers:
+        from .markers import StageMarkers
+
+        return StageMarkers(self)
+
     def scratch(self) -> Engine:
         raise EngineError("the Spark engine has no scratch database; use the DuckDB engine for index commands")
 
@@ -395,4 +386,4 @@ class SparkEngine:
             pass
 
     def close(self) -> None:
-        pass  # the session belongs to whoever made it (dedup.engine.spark.spark_engine stops its own)
+        pass  # the session belongs to whoever made it (dedup.engines.spark.engine.spark_engine stops its own)

@@ -17,10 +17,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, UsageError
-from ..settings import Settings
-from ..sqlfiles import statement
-from .read import OUTSIDE_LINK, check_distinct_inputs, mac_lines_note, nan_ids, table_format
+from ...corpus.read import OUTSIDE_LINK, check_distinct_inputs, mac_lines_note, nan_ids, table_format
+from ...errors import InputError, UsageError
+from ...settings import Settings
+from ...sqlfiles import statement
 
 BINARY_SNIFF_BYTES = 8000
 BOM = bytearray(b"\xef\xbb\xbf")
@@ -400,7 +400,7 @@ def _names_not_utf8(root: str, prefix: str) -> list[tuple[str, str]]:
 
 def _outside_links(root: str, prefix: str) -> list[tuple[str, str]]:
     """(id, path) of the symlinks to files outside a local folder (HDFS and object stores have none)."""
-    from .read import walk_folder
+    from ...corpus.read import walk_folder
 
     if not os.path.isdir(root):
         return []
