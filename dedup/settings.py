@@ -27,10 +27,11 @@ MAX_NUM_PERM = 1024
 MAX_THREADS = 256
 
 
-# --memory-limit bounds the whole process, not DuckDB alone: DuckDB's memory_limit counts its
-# buffer pool, and the process holds ~1 GiB besides (Python, Arrow, DuckDB's allocations outside
-# the pool; measured: 5.10 GiB peak under a 4GB DuckDB limit at 10M documents, 2.99 GiB under 2GB
-# at 1M). So DuckDB gets this share of it (2.38 GiB peak at 1M under --memory-limit 2GB).
+# --memory-limit is the run's budget, not DuckDB's alone: DuckDB's memory_limit counts its buffer
+# pool, and the process holds ~1 GiB besides on a large run (Python, Arrow, DuckDB's allocations
+# outside the pool; measured: 5.10 GiB peak under a 4GB DuckDB limit at 10M documents, 2.85 GiB
+# under 2GB at 1M). So DuckDB gets this share of it: 4.00 GiB peak at 10M under 4GB, 1.9-2.3 GiB
+# at 1M under 2GB.
 DUCKDB_SHARE = 0.75
 
 
