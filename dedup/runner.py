@@ -1,6 +1,6 @@
 """A run's plan executed on one engine, stage by stage: a stage that finished earlier with the same
 fingerprint is reused; any other runs in its own atomic step together with its checkpoint, and
-every later stage runs too (its input changed). A batched group (dedup.stages: BATCHED_ON, on
+every later stage runs too (its input changed). A batched group (the stages' `batch:` headers, on
 DuckDB) runs on batches of documents or of candidates, each batch in memory, appending to the
 tables.
 """

@@ -32,6 +32,11 @@ class Stage:
         return None if stem == self.name else stem.removeprefix(self.name + "_")
 
     @property
+    def batched_on(self) -> str | None:
+        """The table this stage's batches are cut from ('batch:' header), on engines that batch."""
+        return self.header.get("batch")
+
+    @property
     def methods(self) -> tuple[str, ...] | None:
         """The --method values this stage runs for ('methods:' header); None means every method."""
         return tuple(self.header["methods"].split()) if "methods" in self.header else None
@@ -91,11 +96,10 @@ def compile_stages(settings: Settings, dialect: str = "duckdb") -> list[tuple[St
 
 
 # On DuckDB the stages whose memory would grow with the corpus run on batches, each batch in
-# memory (dedup.runner), by the table a batch is cut from: the per-document stages (a DISTINCT over
-# every shingle occurrence, a 128-column GROUP BY over every document) on batches of consecutive
-# doc_ids, the verification (a join over the shingles of every candidate's two documents) on
-# batches of candidates by doc_id_a. Spark partitions the work itself.
-BATCHED_ON = {"shingles": "documents", "signatures": "documents", "verified": "candidates"}
+# memory (dedup.runner), by the table a batch is cut from, as their `batch:` header says: the
+# per-document stages (a DISTINCT over every shingle occurrence, a 128-column GROUP BY over every
+# document) on batches of consecutive doc_ids, the verification (a join over the shingles of every
+# candidate's two documents) on batches of candidates by doc_id_a. Spark partitions the work itself.
 # A batch of documents holds at most this many documents and about this many characters of
 # normalized text (about as many shingle occurrences): ~1 GB of DuckDB memory at most. Word
 # shingles start at every token, ~4 bytes or more with its separator: their batches hold
@@ -160,7 +164,7 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
     groups: list[list[Step]] = []
     batched_on: list[str | None] = []
     for stage, statement in steps:
-        table = BATCHED_ON.get(stage.name) if batched else None
+        table = stage.batched_on if batched else None
         if table is not None and batched_on and batched_on[-1] == table:
             groups[-1].append((stage, statement))
         else:
@@ -183,7 +187,7 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
     for table in dict.fromkeys(t for t in batched_on if t is not None):
         queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect)
         queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect)
-        for name in (table, *(stage for stage, on in BATCHED_ON.items() if on == table)):
+        for name in (table, *(stage.name for stage, _ in steps if stage.batched_on == table)):
             for kind in ("staging_keep", "staging_append", "staging_drop"):
                 queries[f"{kind} {name}"] = query(kind, dialect=dialect, table=quote_identifier(name))
     return Plan(dialect, settings.options(), tuple(tuple(group) for group in groups), tuple(batched_on), queries)

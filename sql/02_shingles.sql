@@ -2,6 +2,7 @@
 -- reads:  documents(doc_id, norm)
 -- writes: shingles(doc_id, fingerprint, h)
 -- params: $k, $piece (char) or $k (word), as the shingle fragment uses them
+-- batch:  documents
 -- One row per distinct shingle of a document. The shingles and their 64-bit fingerprints
 -- (character or word k-shingles, by --shingle-type; hash scheme v3) are defined once, in
 -- sql/fragments/shingles_<type>.sql; h = the fingerprint's upper 32 bits, the input of the
