@@ -69,9 +69,7 @@ def _load_by_python(engine: Engine, read: Read, plan: Plan) -> Loaded:
     engine.register_arrow("raw_skipped", skipped)
     if read.spool is not None:  # a large input, written out as it was read
         engine.register_parquet("raw_documents", read.spool.finish())
-        duplicates = engine.fetch_rows(plan.query("duplicate_ids"))
-        if duplicates:  # the ids of documents no longer held by Python, checked where they are
-            raise duplicate_id(duplicates[0][0])
+        check_unique_ids(engine, plan)  # the ids of documents no longer held by Python, checked where they are
         digest = read.spool.digest.copy()
         update_digest(digest, skipped)
         return Loaded(read.spool.documents, skipped, read.latin1, digest.hexdigest(), read.notes)
@@ -86,14 +84,20 @@ def _load_by_spark(engine: Engine, settings: Settings, plan: Plan) -> Loaded:
 
     ids_from_columns, notes = read_corpus(engine, settings)
     if ids_from_columns:  # every stage takes the ids to be unique, as DuckDB's reading checks
-        duplicates = engine.fetch_rows(plan.query("duplicate_ids"))
-        if duplicates:
-            raise duplicate_id(duplicates[0][0])
+        check_unique_ids(engine, plan)
     digest = engine.fetch_rows(plan.query("spark_input_digest"))[0]
     skipped = engine.fetch_arrow(plan.query("spark_skipped"))
     latin1 = int(digest[2])
     inputs_digest = hashlib.sha256(json.dumps([str(v) for v in digest]).encode()).hexdigest()
     return Loaded(int(digest[1]), skipped, latin1, inputs_digest, notes)
+
+
+def check_unique_ids(engine: Engine, plan: Plan) -> None:
+    """Refuse raw_documents whose ids repeat (sql/queries/duplicate_ids.sql), naming one as the
+    reading in Python does."""
+    duplicates = engine.fetch_rows(plan.query("duplicate_ids"))
+    if duplicates:
+        raise duplicate_id(duplicates[0][0])
 
 
 def digest_tables(*tables: pa.Table) -> str:

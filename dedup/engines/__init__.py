@@ -79,7 +79,6 @@ class EngineKind:
     export needs them. writes_deduplicated: --write-deduplicated is supported. queries: the
     engine's own queries a run executes (besides those every engine runs)."""
 
-    name: str
     reads_paths: bool
     batched: bool
     keeps_clusters: bool
@@ -88,9 +87,8 @@ class EngineKind:
 
 
 KINDS = {
-    "duckdb": EngineKind("duckdb", reads_paths=False, batched=True, keeps_clusters=True, writes_deduplicated=True),
+    "duckdb": EngineKind(reads_paths=False, batched=True, keeps_clusters=True, writes_deduplicated=True),
     "spark": EngineKind(
-        "spark",
         reads_paths=True,
         batched=False,
         keeps_clusters=False,
