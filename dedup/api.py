@@ -78,7 +78,7 @@ def run(
     >>> import dedup
     >>> texts = ["the cat sat on the mat today", "the cat sat on the mat today!", "something else"]
     >>> dedup.run(documents=texts, threshold=0.5).to_pylist()
-    [{'id_a': 1, 'id_b': 2, 'jaccard': 0.9523809523809523, 'estimate': 0.984375}]
+    [{'id_a': 1, 'id_b': 2, 'jaccard': 0.9523809523809523, 'estimate': 0.9453125}]
     >>> pairs = dedup.run("data/clough", threshold=0.8)
     >>> pairs.num_rows
     4

@@ -10,18 +10,9 @@ from .hashing import bucket_constants, permutation_coefficients
 from .settings import Settings
 from .sqlfiles import Fragments, fragment
 
-# Character shingles are cut from pieces of this many code points, or k if larger: each piece is
-# extended by the first k - 1 code points of the next one (sql/fragments/shingles_char.sql).
-# Word shingles need no pieces (sql/fragments/shingles_word.sql slices each token list once).
-SHINGLE_PIECE = 256
-
 # The Spark candidates stage spreads a band bucket of more documents than this over several tasks
 # (sql/spark/05_candidates.sql); DuckDB's stage does not use it.
 HOT_BUCKET_ROWS = 1024
-
-
-def shingle_piece(k: int) -> int:
-    return max(SHINGLE_PIECE, k)
 
 
 def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, object], Fragments]:
@@ -29,7 +20,6 @@ def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, obj
     banding = settings.banding
     values: dict[str, object] = {
         "k": settings.shingle_size,
-        "piece": shingle_piece(settings.shingle_size),
         "threshold": settings.threshold,
         "num_perm": settings.num_perm,
         "bands": banding.bands,
@@ -59,29 +49,19 @@ def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, obj
         "copies_expanded": lambda: fragment("copies_expanded", dialect),
         "candidate_reps": lambda: fragment("candidate_reps", dialect),
         "verified_counts": lambda: fragment("verified_counts", dialect),
-        "shingles": lambda: shingles(kind, k, "documents", dialect),
+        "tokens": lambda: tokens(kind, "documents", dialect),
         # DuckDB's shingles stage reads the documents in slices, one pipeline each (sql/02_shingles.sql)
-        "shingles_of_slices": lambda: shingles(kind, k, "document_slices", dialect),
+        "tokens_of_slices": lambda: tokens(kind, "document_slices", dialect),
+        "shingle_fingerprint": lambda: (sqltext.spark_shingle_fingerprint if spark else sqltext.shingle_fingerprint)(k),
     }
     return values, fragments
 
 
-def shingles(shingle_type: str, k: int, documents: str, dialect: str = "duckdb", texts: bool = False) -> str:
-    """The shared definition of a shingle and its fingerprint (sql/fragments/shingles_<type>.sql)
-    over the relation `documents`, with the word fragment's generated columns; with texts, DuckDB's
-    word fragment also builds each shingle's text (for explain; the stage leaves it NULL)."""
-    if dialect == "spark":
-        columns = {
-            "digest_fingerprint": fragment("digest_fingerprint", "spark"),
-            "word_fingerprint": sqltext.spark_word_fingerprint(k),
-        }
-    else:
-        columns = {
-            "word_windows": sqltext.word_windows(k, texts),
-            "word_fingerprint": sqltext.word_fingerprint(k),
-            "word_text": sqltext.word_text(k, texts),
-        }
-    return fragment(f"shingles_{shingle_type}", dialect, documents=documents, **columns)
+def tokens(shingle_type: str, documents: str, dialect: str = "duckdb") -> str:
+    """The shared definition of a shingle's tokens and their fingerprints
+    (sql/fragments/tokens_<type>.sql) over the relation `documents`."""
+    columns = {"digest_fingerprint": fragment("digest_fingerprint", "spark")} if dialect == "spark" else {}
+    return fragment(f"tokens_{shingle_type}", dialect, documents=documents, **columns)
 
 
 def parameter_values(settings: Settings) -> dict[str, object]:

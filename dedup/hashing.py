@@ -1,6 +1,6 @@
 """The published hash scheme: shingle fingerprints and MinHash permutation coefficients.
 
-Everything here is defined by MD5 and integer arithmetic, so the same seed gives the same
+Everything here is defined by MD5, SplitMix64 and integer arithmetic, so the same seed gives the same
 signatures on any machine and any DuckDB release (DuckDB's own hash() changes between releases,
 duckdb/duckdb#17596). The SQL stages compute the fingerprints; this module only derives the
 per-permutation coefficients that are bound to them as parameters.
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import hashlib
 
-# v3: word shingles are fingerprinted from their tokens' MD5s (a cyclic polynomial, docs/reference.md
-# "Hashing"; sql/fragments/shingles_word.sql), character shingles by MD5 as in v2.
-SCHEME = "md5-le64+cyclic-words/affine-mod-2^32/v3"
+# v4: a shingle's fingerprint is the cyclic polynomial of its tokens' fingerprints (docs/reference.md
+# "Hashing"; sql/02_shingles.sql): a word's is its MD5 (as in v3), a code point's its SplitMix64
+# output (v3 hashed each character shingle's text by MD5).
+SCHEME = "cyclic(md5-le64-words,splitmix64-chars)/affine-mod-2^32/v4"
 MASK = 2**32 - 1  # permutation values are taken mod 2^32: a*h + b < 2^64 for 32-bit a, b, h
 DEFAULT_SEED = 1
 

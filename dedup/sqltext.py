@@ -1,6 +1,6 @@
 """The parts of statements that Python generates: the per-permutation column lists and band
-expressions that depend on --num-perm, --bands and --rows, and the word shingle's window columns
-and fingerprint (hash scheme v3) that depend on --shingle-size.
+expressions that depend on --num-perm, --bands and --rows, and a shingle's fingerprint (hash
+scheme v4) and window columns that depend on --shingle-size.
 
 Every other statement is a file of sql/ (dedup/sqlfiles.py reads them); only the engine
 (dedup/engines/) writes its own DDL around them (create ... as, transactions). Values never enter
@@ -21,19 +21,20 @@ def minhash_columns(num_perm: int) -> str:
     )
 
 
-def word_windows(k: int, texts: bool = False) -> str:
-    """Columns f_j (j = 0 .. k-1) of sql/fragments/shingles_word.sql: the fingerprints of a document's
-    tokens from the (j+1)-th to the (n-k+1+j)-th, so that row i of the k columns unnested side by
-    side holds the k token fingerprints of its i-th word shingle; with texts, the tokens t_j too."""
+def shingle_windows(k: int) -> str:
+    """Columns f_j and t_j (j = 0 .. k-1) of sql/queries/shingle_texts.sql: the fingerprints and
+    texts of a document's tokens from the (j+1)-th to the (n-k+1+j)-th, so that row i of the
+    columns unnested side by side holds the k tokens of its i-th shingle."""
     columns = [f"unnest(fps[{1 + j} : n - $k + {1 + j}]) as f{j}" for j in range(k)]
-    if texts:
-        columns += [f"unnest(words[{1 + j} : n - $k + {1 + j}]) as t{j}" for j in range(k)]
+    columns += [f"unnest(texts[{1 + j} : n - $k + {1 + j}]) as t{j}" for j in range(k)]
     return ",\n        ".join(columns)
 
 
-def word_text(k: int, texts: bool = False) -> str:
-    """A word shingle's text (its k tokens joined by one space), or NULL where no one reads it."""
-    return f"concat_ws(' ', {', '.join(f't{j}' for j in range(k))})" if texts else "null::varchar"
+def shingle_text(shingle_type: str, k: int) -> str:
+    """A shingle's text from its token texts t0 .. t{k-1}: words joined by one space, code points
+    by nothing (concat_ws skips the NULL texts that pad a short document)."""
+    separator = "' '" if shingle_type == "word" else "''"
+    return f"concat_ws({separator}, {', '.join(f't{j}' for j in range(k))})"
 
 
 def _rotl(value: str, bits: int) -> str:
@@ -42,15 +43,22 @@ def _rotl(value: str, bits: int) -> str:
     return f"((({value} & {2 ** (64 - bits) - 1}::ubigint) << {bits}) | ({value} >> {64 - bits}))"
 
 
-def word_fingerprint(k: int) -> str:
-    """The v3 fingerprint of a word shingle from its token fingerprints f0 .. f{k-1}: the xor of
-    f_j rotated left by (k - 1 - j) mod 64 bits (docs/reference.md, "Hashing"; tests/reference.py)."""
-    terms = [f"f{j}" if (k - 1 - j) % 64 == 0 else _rotl(f"f{j}", (k - 1 - j) % 64) for j in range(k)]
+def shingle_fingerprint(k: int, token: Callable[[int], str] = lambda j: f"fps[i + {j}]") -> str:
+    """The v4 fingerprint of a shingle from the fingerprints token(j) of its k tokens (j = 0 ..
+    k-1): the xor of token(j) rotated left by (k - 1 - j) mod 64 bits (docs/reference.md,
+    "Hashing"; tests/reference.py). By default the tokens of the shingle starting at index i of
+    the list fps (sql/02_shingles.sql); the window columns f0 .. f{k-1} in shingle_texts.sql."""
+    terms = [token(j) if (k - 1 - j) % 64 == 0 else _rotl(token(j), (k - 1 - j) % 64) for j in range(k)]
     return _balanced(terms, lambda a, b: f"xor({a}, {b})")
 
 
-def spark_word_fingerprint(k: int) -> str:
-    """word_fingerprint over Spark's array fps, for the shingle starting at 0-based index i
+def window_fingerprint(k: int) -> str:
+    """shingle_fingerprint of the window columns f0 .. f{k-1} (sql/queries/shingle_texts.sql)."""
+    return shingle_fingerprint(k, lambda j: f"f{j}")
+
+
+def spark_shingle_fingerprint(k: int) -> str:
+    """shingle_fingerprint over Spark's array fps, for the shingle starting at 0-based index i
     (shiftleft wraps like a Java long; shiftrightunsigned does not spread the sign bit)."""
 
     def term(j: int) -> str:

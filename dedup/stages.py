@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .bindings import bindings, shingles
+from . import sqltext
+from .bindings import bindings, tokens
 from .engines import Statement, engine_kind
 from .settings import Settings
 from .sqlfiles import bind, fill, query, quote_identifier, read_sql, sql_dir
@@ -68,18 +69,21 @@ def stage_named(name: str, settings: Settings) -> Stage:
     raise KeyError(name)
 
 
-# The relations a shingles fragment may read: our own fixed list, never user text.
+# The relations a tokens fragment may read: our own fixed list, never user text.
 SHINGLE_SOURCES = ("documents", "document_slices", "chosen_documents")
 
 
-def shingles_sql(
-    shingle_type: str, k: int, documents: str = "documents", dialect: str = "duckdb", texts: bool = False
-) -> str:
-    """The shared definition of a shingle (sql/fragments/shingles_<type>.sql) over `documents`:
-    rows (doc_id, fingerprint, shingle), the shingle's text only with texts (DuckDB)."""
+def shingle_text_fragments(shingle_type: str, k: int, documents: str = "chosen_documents") -> dict[str, str]:
+    """The fragments of sql/queries/shingle_texts.sql (DuckDB): the tokens of `documents`
+    (sql/fragments/tokens_<type>.sql), their windows, and a shingle's fingerprint and text."""
     if shingle_type not in ("char", "word") or documents not in SHINGLE_SOURCES:
         raise ValueError(f"no shingle fragment for {shingle_type!r} over {documents!r}")
-    return shingles(shingle_type, k, documents, dialect, texts)
+    return {
+        "tokens": tokens(shingle_type, documents),
+        "shingle_windows": sqltext.shingle_windows(k),
+        "window_fingerprint": sqltext.window_fingerprint(k),
+        "shingle_text": sqltext.shingle_text(shingle_type, k),
+    }
 
 
 def compile_stage(stage: Stage, settings: Settings, dialect: str = "duckdb") -> Statement:

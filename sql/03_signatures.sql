@@ -5,7 +5,7 @@
 -- batch:  documents
 -- One row per document with shingles: for each permutation i, the minimum over its shingles
 -- of (a_i * h + b_i) mod 2^32 (MMDS ch. 3.3.5), with a_i odd, so each map is a bijection of
--- the 32-bit values; h is already a uniform hash (MD5), so each permutation ranks shingles
+-- the 32-bit values; h is already a uniform hash (hash scheme v4), so each permutation ranks shingles
 -- uniformly at random. The mod is a bit mask: a*h + b < 2^64 fits an unsigned 64-bit
 -- integer, and a mask costs about half of a division by a prime (benchmarks/permutations.py
 -- measures both, with their estimate error and recall). The minima are columns of one

@@ -1,8 +1,8 @@
 """A pure-Python reference of dedup's definitions: the oracle the SQL stages are tested against.
 
 Written from the documented definitions, not from the SQL: normalization, shingles, the
-fingerprints of hash scheme v3 (MD5 of a character shingle; the cyclic polynomial of a word
-shingle's token MD5s), the permutation coefficients, MinHash signatures, banding and exact Jaccard.
+fingerprints of hash scheme v4 (the cyclic polynomial of a shingle's token fingerprints: MD5 of a
+word, SplitMix64 of a code point), the permutation coefficients, MinHash signatures, banding and exact Jaccard.
 """
 
 from __future__ import annotations
@@ -55,17 +55,34 @@ def rotl64(value: int, bits: int) -> int:
     return ((value << bits) | (value >> (64 - bits))) & (2**64 - 1)
 
 
-def word_fingerprint(tokens: list[str]) -> int:
-    """v3: H = 0; for each token t, H = rotl64(H, 1) xor md5_u64(t)."""
+def splitmix64(seed: int) -> int:
+    """The first output of SplitMix64 (Steele, Lea and Flood 2014) from the state `seed`."""
+    mask = 2**64 - 1
+    z = (seed + 0x9E3779B97F4A7C15) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
+def cyclic_fingerprint(token_fingerprints: list[int]) -> int:
+    """v4: H = 0; for each token fingerprint f, H = rotl64(H, 1) xor f."""
     h = 0
-    for token in tokens:
-        h = rotl64(h, 1) ^ md5_u64(token)
+    for f in token_fingerprints:
+        h = rotl64(h, 1) ^ f
     return h
+
+
+def word_fingerprint(tokens: list[str]) -> int:
+    return cyclic_fingerprint([md5_u64(token) for token in tokens])
+
+
+def char_fingerprint(shingle: str) -> int:
+    return cyclic_fingerprint([splitmix64(ord(c)) for c in shingle])
 
 
 def fingerprint(shingle: str, kind: str = "char") -> int:
     """A shingle's 64-bit fingerprint: a word shingle is its tokens joined by one space."""
-    return md5_u64(shingle) if kind == "char" else word_fingerprint(shingle.split(" "))
+    return char_fingerprint(shingle) if kind == "char" else word_fingerprint(shingle.split(" "))
 
 
 def fingerprints(shingle_set: set[str], kind: str = "char") -> set[int]:

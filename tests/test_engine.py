@@ -15,7 +15,7 @@ from dedup.cli import app
 from dedup.engines import Statement, open_engine
 from dedup.errors import EngineError, Interrupted
 from dedup.settings import Limits
-from dedup.sqlfiles import bind, query, user_query
+from dedup.sqlfiles import bind, query, read_sql, user_query
 from dedup.stages import compile_stages
 
 PACKAGE = Path(dedup.__file__).parent
@@ -82,6 +82,23 @@ def test_duckdb_gets_three_quarters_of_the_memory_limit(tmp_path):
     finally:
         engine.close()
     assert limit == "71.5 MiB"  # 75,000,000 bytes
+
+
+def test_a_table_of_any_order_is_written_without_keeping_the_order_and_the_setting_comes_back(tmp_path):
+    engine = open_engine(tmp_path / "db.duckdb", Limits())
+    setting = "select current_setting('preserve_insertion_order') as kept"
+    try:
+        engine.create_table("ordered", user_query(setting))
+        engine.create_table("unordered", user_query(f"-- stage: x\n-- order:  any\n{setting}"))
+        got = [engine.fetch_rows(user_query(f"select kept from {name}")) for name in ("ordered", "unordered")]
+        after = engine.fetch_rows(user_query(setting))
+        with pytest.raises(EngineError):
+            engine.create_table("failed", user_query("-- order: any\nselect error('no')"))
+        after_failure = engine.fetch_rows(user_query(setting))
+    finally:
+        engine.close()
+    assert got == [[(True,)], [(False,)]] and after == after_failure == [(True,)]
+    assert "-- order:  any" in read_sql("02_shingles.sql").text  # the stage that needs it
 
 
 def test_a_statement_binds_exactly_the_parameters_its_text_uses():

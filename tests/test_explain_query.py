@@ -189,17 +189,15 @@ def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
     """explain's shingle texts come from the shingle stage's fragment: they must give the same set."""
     from dedup.bindings import parameter_values
     from dedup.sqlfiles import query
-    from dedup.stages import shingles_sql
+    from dedup.stages import shingle_text_fragments
 
-    long_text = " ".join(f"Wörd{i % 97} ünd {i}" for i in range(400))  # longer than one 256 piece
+    long_text = " ".join(f"Wörd{i % 97} ünd {i}" for i in range(400))
     docs = {"long": long_text, "short": "tiny", "other": "Größe und Maß: ÉTÉ à Paris, naïve café " * 20}
     db = make_index(tmp_path, docs, "index", "--shingle-type", kind, "-k", str(k))
     con = duckdb.connect(str(db), read_only=True)
     settings = index_settings(DuckDBEngine(con))
     values = {**parameter_values(settings), "doc_id_a": 1, "doc_id_b": 3}
-    got = DuckDBEngine(con).fetch_rows(
-        query("shingle_texts", values, shingles=shingles_sql(kind, k, "chosen_documents", texts=True))
-    )
+    got = DuckDBEngine(con).fetch_rows(query("shingle_texts", values, **shingle_text_fragments(kind, k)))
     stored = con.execute("select doc_id, fingerprint from shingles where doc_id in (1, 3)").fetchall()
     ids = dict(con.execute("select doc_id, id from documents").fetchall())
     con.close()

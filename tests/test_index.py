@@ -122,7 +122,9 @@ def test_index_commands_in_a_real_process(tmp_path):
     assert done.returncode == 1 and done.stderr.startswith("Error: ") and "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize("scheme", ["md5-le64/affine-mod-p/v1", "md5-le64/affine-mod-2^32/v2"])
+@pytest.mark.parametrize(
+    "scheme", ["md5-le64/affine-mod-p/v1", "md5-le64/affine-mod-2^32/v2", "md5-le64+cyclic-words/affine-mod-2^32/v3"]
+)
 def test_an_index_of_another_hash_scheme_is_refused(tmp_path, scheme):
     """v2 fingerprinted word shingles otherwise: its index would silently miss the pairs of new documents."""
     import duckdb

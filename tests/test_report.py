@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from dedup.banding import detection_probability
 from dedup.cli import app
 from dedup.engines.duckdb import DuckDBEngine
+from dedup.hashing import SCHEME
 from dedup.html_report.charts import size_bins
 from dedup.html_report.data import HISTOGRAM_WIDTH, gather, histogram_bins
 from dedup.html_report.diff import shared_text, side_by_side
@@ -76,7 +77,7 @@ def test_the_summary_accounts_for_every_input_and_stage(clough):
     assert "17 decoded as Latin-1" in text
     for (stage,) in rows(db, "select stage from stages"):
         assert f">{stage}</td>" in page
-    assert "md5-le64+cyclic-words/affine-mod-2^32/v3" in text
+    assert SCHEME in text
     assert str(db.resolve()) in text
 
 

@@ -104,14 +104,14 @@ def test_generated_texts(spark, tmp_path_factory, corpus, shingle_type, k):
 
 
 def test_word_token_class_is_duckdbs_on_every_code_point(spark, tmp_path):
-    """sql/spark/fragments/shingles_word.sql's token class matches RE2's [\\p{L}\\p{N}_] exactly."""
+    """sql/spark/fragments/tokens_word.sql's token class matches RE2's [\\p{L}\\p{N}_] exactly."""
     points = [i for i in range(0x110000) if not 0xD800 <= i <= 0xDFFF]
     table = pa.table({"i": points, "s": [chr(i) for i in points]})
     pq.write_table(table, tmp_path / "points.parquet")
     con = duckdb.connect()
     con.register("points", table)
     duck = {i for (i,) in con.sql(r"select i from points where regexp_full_match(s, '[\p{L}\p{N}_]')").fetchall()}
-    fragment = (REPO / "sql" / "spark" / "fragments" / "shingles_word.sql").read_text(encoding="utf-8")
+    fragment = (REPO / "sql" / "spark" / "fragments" / "tokens_word.sql").read_text(encoding="utf-8")
     token = fragment.split("r'", 1)[1].split("'", 1)[0]
     assert token.endswith("]+")
     spark.read.parquet(str(tmp_path / "points.parquet")).createOrReplaceTempView("points")

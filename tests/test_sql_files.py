@@ -16,9 +16,10 @@ FRAGMENTS = {
     "minhash_columns": sqltext.minhash_columns(4),
     "bucket_list": sqltext.bucket_list(2, 2),
     "equal_minhash_count": sqltext.equal_minhash_count(4),
-    "word_windows": sqltext.word_windows(3),
-    "word_fingerprint": sqltext.word_fingerprint(3),
-    "word_text": sqltext.word_text(3),
+    "shingle_windows": sqltext.shingle_windows(3),
+    "shingle_fingerprint": sqltext.shingle_fingerprint(3),
+    "window_fingerprint": sqltext.window_fingerprint(3),
+    "shingle_text": sqltext.shingle_text("char", 3),
     "digest_fingerprint": "cast(conv(d, 16, -10) as bigint)",
     "table": "some_table",
     "keep_order": "d.position",
@@ -31,10 +32,10 @@ KEYWORDS = {"lateral", "unnest", "range", "select", "values"}
 
 
 def body_of(text: str) -> str:
-    """The statement without its comments, fragments filled (shingles by the char fragment)."""
-    shingles = read_sql("fragments/shingles_char.sql").text
+    """The statement without its comments, fragments filled (tokens by the char fragment)."""
+    tokens = read_sql("fragments/tokens_char.sql").text
     shared = {name: read_sql(f"fragments/{name}.sql").text for name in SHARED_FRAGMENTS}
-    fragments = {"shingles": shingles, "shingles_of_slices": shingles, **shared}
+    fragments = {"tokens": tokens, "tokens_of_slices": tokens, **shared}
     filled = fill(fill(text, {**fragments, **FRAGMENTS}), FRAGMENTS)
     lines = [line.split("--", 1)[0] for line in filled.splitlines()]
     return "\n".join(lines).lower()

@@ -25,27 +25,40 @@ def test_documents_normalizes_and_numbers_by_id(con):
     ]
 
 
-def test_char_shingles_are_distinct_k_windows_with_digest_fingerprints(con):
+def test_char_shingles_are_distinct_k_windows_with_v4_fingerprints(con):
     settings = settings_for(shingle_size=3)
-    load_documents(con, {"a": "abab", "b": "xy", "c": " "}, settings)
+    load_documents(con, {"a": "ababa", "b": "xy", "c": " "}, settings)
     run_stages(con, settings, until="shingles", start="shingles")
     got = rows(con, "select d.id, s.fingerprint, s.h from shingles s join documents d using (doc_id) order by all")
+    fp = reference.char_fingerprint
     expected = sorted(
-        [("a", md5_u64("aba"), md5_u64("aba") >> 32), ("a", md5_u64("bab"), md5_u64("bab") >> 32)]
-        + [("b", md5_u64("xy"), md5_u64("xy") >> 32)]
+        [("a", fp("aba"), fp("aba") >> 32), ("a", fp("bab"), fp("bab") >> 32)] + [("b", fp("xy"), fp("xy") >> 32)]
     )
     assert got == expected
 
 
-def test_fingerprint_of_abc_is_published_md5_value(con):
-    # md5("abc") = 900150983cd24fb0d6963f7d28e17f72; first 8 bytes little-endian = 0xb04fd23c98500190
+def test_splitmix64_is_the_published_generator():
+    # Vigna's splitmix64.c from the state 0: its first output
+    assert reference.splitmix64(0) == 0xE220A8397B1DCDAF
+
+
+def test_char_fingerprints_are_the_published_vectors(con):
+    """The test vectors of docs/reference.md: f(c) = splitmix64(code point); H = rotl64(H, 1) xor f(c)."""
     settings = settings_for(shingle_size=3)
-    load_documents(con, {"a": "abc"}, settings)
+    load_documents(con, {"a": "abc", "b": "a", "c": "\U0001f600 \u00e9"}, settings)
     run_stages(con, settings, until="shingles", start="shingles")
-    assert rows(con, "select fingerprint, h from shingles") == [(0xB04FD23C98500190, 0xB04FD23C)]
+    got = rows(con, "select d.id, s.fingerprint, s.h from shingles s join documents d using (doc_id) order by all")
+    assert got == [
+        ("a", 0x9E585D46D12DE70D, 0x9E585D46),
+        ("b", 0x4F5DA978776A9DB1, 0x4F5DA978),
+        ("c", 0xFBDC4EED95512FA9, 0xFBDC4EED),
+    ]
+    assert reference.splitmix64(ord("a")) == 0x4F5DA978776A9DB1
+    f = [reference.splitmix64(ord(c)) for c in "abc"]
+    assert reference.rotl64(f[0], 2) ^ reference.rotl64(f[1], 1) ^ f[2] == 0x9E585D46D12DE70D
 
 
-def test_word_shingles_are_k_token_windows_with_v3_fingerprints(con):
+def test_word_shingles_are_k_token_windows_with_v4_fingerprints(con):
     """The test vectors of docs/reference.md: H = 0; H = rotl64(H, 1) xor md5_u64(token) for each token."""
     settings = settings_for(shingle_type="word", shingle_size=2)
     load_documents(con, {"a": "Hello, world! Hello world", "b": "one", "c": "!!! ..."}, settings)
@@ -70,7 +83,7 @@ def test_signatures_are_minima_of_affine_maps_mod_2_32(con):
     settings = settings_for(shingle_size=3, num_perm=4, bands=2, rows=2)
     load_documents(con, {"a": "abcd"}, settings)
     run_stages(con, settings, until="signatures", start="shingles")
-    hs = [md5_u64(s) >> 32 for s in ("abc", "bcd")]
+    hs = [reference.char_fingerprint(s) >> 32 for s in ("abc", "bcd")]
     expected = [min((a * h + b) % 2**32 for h in hs) for a, b in permutation_coefficients(1, 4)]
     assert rows(con, "select n_shingles, mh_0, mh_1, mh_2, mh_3 from signatures") == [(2, *expected)]
 

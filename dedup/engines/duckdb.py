@@ -25,6 +25,10 @@ DUCKDB_MAGIC = b"DUCK"  # bytes 8..11 of every DuckDB database file
 # (the duckdb CLI, Python, R, DBeaver) can open; DuckDB 2's own format cannot be read by 1.x.
 STORAGE_COMPATIBILITY = "v1.0.0"
 PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+# A table whose rows may be written in any order says so in its SQL header (`-- order: any`). DuckDB
+# otherwise keeps the order its pipelines produce rows in, which runs a statement whose only sink is
+# the table on one thread (sql/02_shingles.sql on the medium workload: 2.3 s instead of 1.1 s).
+ANY_ORDER = re.compile(r"^--\s*order:\s*any\s*$", re.MULTILINE)
 
 
 def table_name(name: str) -> str:
@@ -148,7 +152,17 @@ class DuckDBEngine:
         return f"create or replace table {table_name(name)} as\n{statement.sql.strip()}"
 
     def create_table(self, name: str, statement: Statement) -> None:
-        self._run(self.create_table_sql(name, statement), statement)
+        if not ANY_ORDER.search(statement.sql):
+            self._run(self.create_table_sql(name, statement), statement)
+            return
+        self._query("set preserve_insertion_order = false")
+        try:
+            self._run(self.create_table_sql(name, statement), statement)
+        finally:
+            try:
+                self._query("reset preserve_insertion_order")
+            except DedupError:
+                pass  # the statement failed and the connection is closing (an interrupt, a full disk)
 
     def execute(self, statement: Statement) -> None:
         self._run(statement.sql, statement)

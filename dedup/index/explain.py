@@ -9,7 +9,7 @@ from ..engines import Engine
 from ..errors import DedupError, UsageError
 from ..settings import Settings
 from ..sqlfiles import query
-from ..stages import shingles_sql
+from ..stages import shingle_text_fragments
 from .documents import doc_ids_of, index_settings
 
 
@@ -125,10 +125,8 @@ def _add_examples(
     if examples <= 0:
         return
     values = {**parameter_values(settings), "doc_id_a": doc_a, "doc_id_b": doc_b}
-    shingles = shingles_sql(
-        settings.shingle_type, settings.shingle_size, "chosen_documents", engine.dialect, texts=True
-    )
-    rows = engine.fetch_rows(query("shingle_texts", values, engine.dialect, shingles=shingles))
+    fragments = shingle_text_fragments(settings.shingle_type, settings.shingle_size)
+    rows = engine.fetch_rows(query("shingle_texts", values, engine.dialect, **fragments))
     texts: dict[int, dict[int, str]] = {doc_a: {}, doc_b: {}}
     for doc_id, fingerprint, shingle in rows:
         texts[doc_id][fingerprint] = shingle

@@ -1,18 +1,32 @@
 -- stage:  shingles
 -- reads:  documents(doc_id, norm)
 -- writes: shingles(doc_id, fingerprint, h)
--- params: $k, $piece (char) or $k (word), as the shingle fragment uses them
+-- params: $k
+-- spark-conf: spark.sql.ansi.enabled=false
 -- dialect: spark. Why it differs from sql/02_shingles.sql:
 -- * The fingerprints are signed bigints (Spark has no unsigned integers): the same 64 bits as
 --   DuckDB's ubigint; h (the upper 32 bits) is taken with shiftrightunsigned so that the sign
---   bit does not spread.
--- * Distinct per document inside the row: the fragment gives each document's fingerprints as one
---   array (sql/spark/fragments/shingles_<type>.sql), and array_distinct drops the repeated ones
---   (distinct texts whose fingerprints collide count once, as in DuckDB's distinct). A row-level
---   distinct shuffled every shingle occurrence (9.6 M rows, 153 MiB on the 20,000-document
---   medium workload) and cost ~2.5x the CPU.
-with shingles as (
-{{ shingles }}
+--   bit does not spread. ANSI mode is off so that the character tokens' SplitMix64 products wrap
+--   (sql/spark/fragments/tokens_char.sql).
+-- * A shingle's fingerprint is the same cyclic polynomial of its token fingerprints (hash scheme
+--   v4), built by transform() with shiftleft (wraps like a Java long) and shiftrightunsigned (no
+--   sign spread). sequence(0, n - k) runs only when n > k (sequence(0, -2) would count down); a
+--   shorter document's one shingle is the same rotate-and-xor folded over its tokens by aggregate().
+-- * Distinct per document inside the row: array_distinct drops the repeated fingerprints. A
+--   row-level distinct shuffled every shingle occurrence (9.6 M rows, 153 MiB on the
+--   20,000-document medium workload) and cost ~2.5x the CPU.
+with tokens as (
+{{ tokens }}
+),
+shingles as (
+    select
+        doc_id,
+        if(
+            size(fps) <= $k,
+            array(aggregate(fps, cast(0 as bigint), (h, f) -> (shiftleft(h, 1) | shiftrightunsigned(h, 63)) ^ f)),
+            transform(sequence(0, size(fps) - $k), i -> {{ shingle_fingerprint }})
+        ) as fingerprints
+    from tokens
 ),
 fingerprints as (
     select doc_id, explode(array_distinct(fingerprints)) as fingerprint

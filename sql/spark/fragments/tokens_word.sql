@@ -1,9 +1,8 @@
--- fragment: shingles (word shingles)
+-- fragment: tokens (word shingles: a token is a word)
 -- reads:    {{ documents }}(doc_id, norm)
--- writes:   (doc_id, fingerprints): one row per document with shingles, its shingle occurrences'
---           fingerprints as an array (sql/spark/02_shingles.sql deduplicates them inside the row)
--- params:   $k
--- dialect:  spark. Why it differs from sql/fragments/shingles_word.sql:
+-- writes:   (doc_id, fps): one row per document with words, their fingerprints as an array
+-- params:   (none)
+-- dialect:  spark. Why it differs from sql/fragments/tokens_word.sql:
 -- * Tokens: DuckDB's RE2 knows a newer Unicode than Java 17's regex (Unicode 13): 4,913 letters
 --   and digits match [\p{L}\p{N}_] only in DuckDB. They are added to the class as 63 explicit
 --   ranges, inside an intersection with their span U+0870-U+323AF, so that one comparison rules
@@ -11,13 +10,8 @@
 --   list of 66 members tokenizing cost 4.4x the CPU (long workload: 24.5 vs 5.6 JVM CPU-s for the
 --   same tokens). tests/test_spark_identity.py checks the class against DuckDB's
 --   on every code point.
--- * Shingles: DuckDB unnests k slices of the token fingerprints side by side; here transform()
---   builds each shingle's fingerprint inside the row, as one array per document: the same xor of
---   rotated token fingerprints (hash scheme v3, sql/fragments/shingles_word.sql), with shiftleft
---   (wraps like a Java long) and shiftrightunsigned (no sign spread). sequence(0, n - k) runs
---   only when n > k (sequence(0, -2) would count down); a shorter document's one shingle is the
---   same rotate-and-xor folded over its tokens by aggregate().
--- A document with fewer than k tokens is one shingle (all its tokens); without tokens, none.
+-- * Fingerprints: md5() gives hex digits, read by sql/spark/fragments/digest_fingerprint.sql.
+-- The document is not padded: the stage folds a document of at most k tokens into its one shingle.
 with split as (
     select
         doc_id,
@@ -27,17 +21,7 @@ with split as (
             0
         ) as tokens
     from {{ documents }}
-),
-hashed as (
-    select doc_id, transform(transform(tokens, t -> md5(t)), d -> {{ digest_fingerprint }}) as fps
-    from split
-    where size(tokens) > 0
 )
-select
-    doc_id,
-    if(
-        size(fps) <= $k,
-        array(aggregate(fps, cast(0 as bigint), (h, f) -> (shiftleft(h, 1) | shiftrightunsigned(h, 63)) ^ f)),
-        transform(sequence(0, size(fps) - $k), i -> {{ word_fingerprint }})
-    ) as fingerprints
-from hashed
+select doc_id, transform(transform(tokens, t -> md5(t)), d -> {{ digest_fingerprint }}) as fps
+from split
+where size(tokens) > 0
