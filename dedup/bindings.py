@@ -59,9 +59,12 @@ def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, obj
 
 def tokens(shingle_type: str, documents: str, dialect: str = "duckdb") -> str:
     """The shared definition of a shingle's tokens and their fingerprints
-    (sql/fragments/tokens_<type>.sql) over the relation `documents`."""
-    columns = {"digest_fingerprint": fragment("digest_fingerprint", "spark")} if dialect == "spark" else {}
-    return fragment(f"tokens_{shingle_type}", dialect, documents=documents, **columns)
+    (sql/fragments/tokens_<type>.sql) over the relation `documents`; DuckDB's padded to k
+    (sql/fragments/padded_tokens.sql), Spark's as they are (its stage folds short documents)."""
+    if dialect == "spark":
+        digest = fragment("digest_fingerprint", "spark")
+        return fragment(f"tokens_{shingle_type}", dialect, documents=documents, digest_fingerprint=digest)
+    return fragment("padded_tokens", tokens_of_type=fragment(f"tokens_{shingle_type}", documents=documents))
 
 
 def parameter_values(settings: Settings) -> dict[str, object]:

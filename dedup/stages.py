@@ -101,8 +101,8 @@ def compile_stages(settings: Settings, dialect: str = "duckdb") -> list[tuple[St
 
 # On DuckDB the stages whose memory would grow with the corpus run on batches, each batch in
 # memory (dedup.runner), by the table a batch is cut from, as their `batch:` header says: the
-# per-document stages (a DISTINCT over every shingle occurrence, a 128-column GROUP BY over every
-# document) on batches of consecutive doc_ids, the verification (a join over the shingles of every
+# per-document stages (every shingle occurrence of a document listed and sorted, a 128-column
+# GROUP BY over every document) on batches of consecutive doc_ids, the verification (a join over the shingles of every
 # candidate's two documents) on batches of candidates by doc_id_a. Spark partitions the work itself.
 # A batch of documents holds at most this many documents and about this many characters of
 # normalized text (about as many shingle occurrences): ~1 GB of DuckDB memory at most. Word

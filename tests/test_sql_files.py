@@ -35,7 +35,7 @@ def body_of(text: str) -> str:
     """The statement without its comments, fragments filled (tokens by the char fragment)."""
     tokens = read_sql("fragments/tokens_char.sql").text
     shared = {name: read_sql(f"fragments/{name}.sql").text for name in SHARED_FRAGMENTS}
-    fragments = {"tokens": tokens, "tokens_of_slices": tokens, **shared}
+    fragments = {"tokens": tokens, "tokens_of_slices": tokens, "tokens_of_type": tokens, **shared}
     filled = fill(fill(text, {**fragments, **FRAGMENTS}), FRAGMENTS)
     lines = [line.split("--", 1)[0] for line in filled.splitlines()]
     return "\n".join(lines).lower()

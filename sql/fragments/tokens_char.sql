@@ -1,7 +1,8 @@
 -- fragment: tokens (character shingles: a token is a code point)
 -- reads:    {{ documents }}(doc_id, norm): documents, or the documents an explain looks at
--- params:   $k
--- One row per non-empty document: (doc_id, n, fps, texts), its code points padded in front to k.
+-- params:   (none)
+-- One row per non-empty document: (doc_id, texts, fps), its code points and their fingerprints
+-- (sql/fragments/padded_tokens.sql pads them to k).
 -- A character k-shingle is k consecutive code points of norm; a non-empty text of fewer than k
 -- code points is one shingle (all of it); an empty text has none.
 -- Hash scheme v4: a code point c has the fingerprint f(c) = the first output of SplitMix64
@@ -16,29 +17,19 @@
 -- Each step of the hash is its own list_transform (a lambda that named z twice per step would
 -- repeat its argument's expression); the products go through uhugeint, masked to 64 bits,
 -- because DuckDB raises on an unsigned 64-bit overflow.
--- A text of fewer than k code points is padded in front with zero fingerprints (and NULL texts):
--- its one window has the fingerprint of its own code points, since H stays 0 through the padding.
 with split as (
     select doc_id, string_split(norm, '') as chars
     from {{ documents }}
     where norm <> ''
-),
-hashed as (
-    select
-        doc_id,
-        chars,
-        list_transform(list_transform(list_transform(list_transform(list_transform(list_transform(
-            chars, lambda c: unicode(c)::ubigint + 11400714819323198485::ubigint),
-            lambda z: xor(z, z >> 30)),
-            lambda z: ((z::uhugeint * 13787848793156543929::uhugeint) & 18446744073709551615::uhugeint)::ubigint),
-            lambda z: xor(z, z >> 27)),
-            lambda z: ((z::uhugeint * 10723151780598845931::uhugeint) & 18446744073709551615::uhugeint)::ubigint),
-            lambda z: xor(z, z >> 31)) as token_fps
-    from split
 )
 select
     doc_id,
-    greatest(len(chars), $k) as n,
-    if(len(token_fps) < $k, list_concat(list_resize([]::ubigint[], $k - len(token_fps), 0::ubigint), token_fps), token_fps) as fps,
-    if(len(chars) < $k, list_concat(list_resize([]::varchar[], $k - len(chars)), chars), chars) as texts
-from hashed
+    chars as texts,
+    list_transform(list_transform(list_transform(list_transform(list_transform(list_transform(
+        chars, lambda c: unicode(c)::ubigint + 11400714819323198485::ubigint),
+        lambda z: xor(z, z >> 30)),
+        lambda z: ((z::uhugeint * 13787848793156543929::uhugeint) & 18446744073709551615::uhugeint)::ubigint),
+        lambda z: xor(z, z >> 27)),
+        lambda z: ((z::uhugeint * 10723151780598845931::uhugeint) & 18446744073709551615::uhugeint)::ubigint),
+        lambda z: xor(z, z >> 31)) as fps
+from split

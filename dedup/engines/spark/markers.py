@@ -42,15 +42,16 @@ class StageMarkers:
         return f"{self.engine.work_dir}/_stages/{stage}.json"
 
     def reuse(self, stage: str, fingerprint: str, statement: Statement) -> int | None:
-        recorded = self.engine.read_text(self._marker(stage))
-        if recorded is None or json.loads(recorded)["fingerprint"] != fingerprint:
+        text = self.engine.read_text(self._marker(stage))
+        recorded = json.loads(text) if text is not None else None
+        if recorded is None or recorded["fingerprint"] != fingerprint:
             return None
         tables = [table for table, _ in split_tables(stage, statement.sql)]
         if not all(self.engine.has_table(table) for table in tables):
             return None
         for table in tables:
             self.engine.attach(table)
-        return int(json.loads(recorded)["rows"])
+        return int(recorded["rows"])
 
     def start(self, stage: str) -> None:
         self.engine.delete(self._marker(stage))
