@@ -34,6 +34,7 @@ def run(
     lines: bool = False,
     id_column: str | None = None,
     text_column: str | None = None,
+    delimiter: str | None = None,
     include_hidden: bool = False,
     follow_links: bool = False,
     ids_file: str | Path | None = None,
@@ -83,57 +84,24 @@ def run(
     >>> pairs.num_rows
     4
     """
-    from .corpus.read import check_column_options
+    given = dict(locals())  # the options, named as Settings' fields but for those below
     from .documents import as_table, is_in_memory
     from .engines import engine_kind
-    from .hashing import DEFAULT_SEED
-    from .index.export import checked_exports
+    from .options import run_options
     from .pipeline import run_settings
-    from .settings import Settings
 
+    documents, session = given.pop("documents"), given.pop("spark")
+    given["replace_documents"] = given.pop("replace")
     if documents is None and is_in_memory(inputs):
         inputs, documents = None, inputs
     if (inputs is None) == (documents is None):
         raise UsageError("give either inputs (paths) or documents (in memory)")
+    given["inputs"] = inputs if inputs is not None else Path("<documents>")
     table = as_table(documents, id_column, text_column) if documents is not None else None
-    paths = _paths(inputs) if inputs is not None else (Path("<documents>"),)
-    settings = Settings(
-        inputs=paths,
-        threshold=threshold,
-        shingle_type=shingle_type,  # type: ignore[arg-type]
-        shingle_size=shingle_size,
-        num_perm=num_perm,
-        seed=DEFAULT_SEED if seed is None else seed,
-        bands=bands,
-        rows=rows,
-        lines=lines,
-        id_column=id_column,
-        text_column=text_column or "text",
-        include_hidden=include_hidden,
-        follow_links=follow_links,
-        ids_file=Path(ids_file) if ids_file is not None else None,
-        strip_html=strip_html,
-        db=Path(db) if db is not None else None,
-        threads=threads,
-        memory_limit=memory_limit,
-        temp_dir=Path(temp_dir) if temp_dir is not None else None,
-        method=method,  # type: ignore[arg-type]
-        replace_documents=replace,
-        engine=engine,  # type: ignore[arg-type]
-        master=master,
-        spark_conf=tuple((spark_conf or {}).items()),
-        work_dir=str(work_dir) if work_dir is not None else None,
-    )
-    reads_paths = engine_kind(settings.engine).reads_paths
-    if reads_paths and table is not None:
-        raise UsageError(f"engine='{settings.engine.value}' reads paths (Spark's readers); give inputs, not documents")
-    if not reads_paths and table is None:  # an engine that reads paths checks them as it reads them
-        check_column_options(settings.inputs, lines, id_column, text_column)
-    out = Path(write_deduplicated) if write_deduplicated is not None else None
-    wanted = checked_exports((exports or {}).items())
-    result = run_settings(
-        settings, keep=keep, write_deduplicated=out, documents=table, session=spark, exports=wanted, pairs=pairs
-    )
+    settings = run_options(in_memory=table is not None, **given)
+    if table is not None and engine_kind(settings.engine).reads_paths:
+        raise UsageError(f"engine='{engine}' reads paths (Spark's readers); give inputs, not documents")
+    result = run_settings(settings, documents=table, session=session)
     assert result.pairs is not None, "a table is returned when no stream is asked for"
     return result.pairs
 

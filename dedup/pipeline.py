@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,11 +14,11 @@ from typing import Any
 
 import pyarrow as pa
 
-from .choices import ExportKind, Keep, PairsListed
+from .choices import Keep, PairsListed
 from .corpus.read import Read, read_by_python
-from .corpus.write import check_not_an_input, check_target, write_deduplicated_input
+from .corpus.write import write_deduplicated_input
 from .engines import Engine, engine_kind, run_engine
-from .errors import EngineError, Interrupted, UsageError
+from .errors import EngineError, Interrupted
 from .index import clusters
 from .index.export import needs_clusters
 from .inputs import load_inputs
@@ -35,69 +35,37 @@ __all__ = ["run_settings", "execute", "Progress", "RunResult", "StageReport", "S
 def run_settings(
     settings: Settings,
     *,
-    keep: Keep | str | None = None,
-    write_deduplicated: Path | None = None,
     progress: Progress | None = None,
     on_open: Callable[[Engine], None] | None = None,
     documents: pa.Table | None = None,
     session: Any = None,
-    exports: Sequence[tuple[ExportKind, Path]] = (),
-    outputs: Sequence[tuple[str, Path]] = (),
     pairs_to: Callable[[pa.RecordBatchReader], None] | None = None,
-    pairs: PairsListed | str = PairsListed.all,
 ) -> RunResult:
-    """A whole run, as `dedup run` and `dedup.run` make it on either engine: every stage; then,
-    its clusters when clusters_rule says so (keep: the rule given, None when not given) and the
-    deduplicated input if asked; `exports` (what, file): the rows
-    `dedup export` would write, from this run's tables. `session`: a SparkSession to run on (engine
-    spark). `outputs` (option, file): what the caller writes after the run (--output), checked
-    with the run's own files before any work: no output replaces an input, the database or another
-    output."""
-    from .output import check_targets
-
-    if write_deduplicated is not None and not engine_kind(settings.engine).writes_deduplicated:
-        raise UsageError(f"--write-deduplicated is not supported with --engine {settings.engine.value} yet")
-    targets = [*outputs, *(("--export", path) for _, path in exports)]
-    for option, path in targets:
-        check_not_an_input(settings.inputs, path, option)
-    if write_deduplicated is not None:
-        targets.append(("--write-deduplicated", write_deduplicated))
-    check_targets(targets, settings.db)
-    with _kept_database(settings, write_deduplicated) as kept:
-        return execute(
-            kept,
-            progress,
-            on_open,
-            documents,
-            keep=clusters_rule(kept, keep, exports),
-            write_deduplicated=write_deduplicated,
-            session=session,
-            exports=exports,
-            pairs_to=pairs_to,
-            pairs=pairs,
-        )
+    """A whole run, as `dedup run` and `dedup.run` make it on either engine, from settings that
+    `dedup.options.run_options` checked: every stage; then the clusters when `clusters_rule` says
+    so, the deduplicated input and the exports the settings ask for. `session`: a SparkSession to
+    run on (engine spark)."""
+    with _kept_database(settings) as kept:
+        return execute(kept, progress, on_open, documents, session=session, pairs_to=pairs_to)
 
 
-def clusters_rule(
-    settings: Settings, keep: Keep | str | None, exports: Sequence[tuple[ExportKind, Path]]
-) -> Keep | None:
-    """The rule a run builds its clusters by (keep, else first), or None when it builds none: on
+def clusters_rule(settings: Settings) -> Keep | None:
+    """The rule a run builds its clusters by (--keep, else first), or None when it builds none: on
     DuckDB with every database it keeps (--db, or the temporary one of --write-deduplicated) and
     every export; on Spark, where they are a table under the work folder, only when --keep is given
     or an export needs them."""
+    exports = settings.exports
     if engine_kind(settings.engine).keeps_clusters:
         built = settings.db is not None or bool(exports)
     else:
-        built = keep is not None or any(needs_clusters(what) for what, _ in exports)
-    return Keep(keep or Keep.first) if built else None
+        built = settings.keep is not None or any(needs_clusters(what) for what, _ in exports)
+    return (settings.keep or Keep.first) if built else None
 
 
 @contextmanager
-def _kept_database(settings: Settings, write_deduplicated: Path | None) -> Iterator[Settings]:
+def _kept_database(settings: Settings) -> Iterator[Settings]:
     """The run's settings, with a temporary database when the deduplicated input needs one."""
-    if write_deduplicated is not None:
-        check_target(settings, write_deduplicated)
-    if write_deduplicated is None or settings.db is not None:
+    if settings.write_deduplicated is None or settings.db is not None:
         yield settings
         return
     with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
@@ -110,23 +78,20 @@ def execute(
     on_open: Callable[[Engine], None] | None = None,
     documents: pa.Table | None = None,
     *,
-    keep: Keep | str | None = None,
-    write_deduplicated: Path | None = None,
     session: Any = None,
-    exports: Sequence[tuple[ExportKind, Path]] = (),
     pairs_to: Callable[[pa.RecordBatchReader], None] | None = None,
-    pairs: PairsListed | str = PairsListed.all,
 ) -> RunResult:
     """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given,
-    with the clusters by `keep` (and the deduplicated input written) when keep is given.
+    with the clusters (`clusters_rule`), the deduplicated input and the exports the settings ask for.
 
     on_open(engine) is called with the open engine (the CLI uses it to interrupt on Ctrl-C).
     pairs_to(reader): the pairs streamed to it in batches, once the run is recorded, instead of
     returned as a table (result.pairs is then None): a file or stdout of any size in bounded memory.
-    pairs: which pairs are listed (returned or streamed): all, between-groups (not those of exact
-    copies), none (an empty table, nothing streamed); the pairs table holds them all.
+    settings.pairs: which pairs are listed (returned or streamed): all, between-groups (not those of
+    exact copies), none (an empty table, nothing streamed); the pairs table holds them all.
     """
-    listed = PairsListed(pairs)
+    listed, keep = settings.pairs, clusters_rule(settings)
+    write_deduplicated, exports = settings.write_deduplicated, settings.exports
     progress = progress or Progress()
     started = datetime.now(UTC)
     clock = time.perf_counter()

@@ -1,15 +1,20 @@
-"""Run options, validated once, before anything is read: what defines the result, and where the
-run happens (the engine and its places and limits)."""
+"""A run's options, in one object and checked once, before anything is read: what defines the
+result (`options()`, recorded in the runs table), what the run writes, and where it runs (the
+engine and its places and limits). Values arrive as a user gives them (a path as a string, a
+mapping or KEY=VALUE strings, None for a default) and are put in one form here; the checks that
+look at files come in `dedup.options.run_options`, which every command and `dedup.run` call."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .banding import Banding, candidate_probability, choose_banding
-from .choices import EngineName, Method, ShingleType, values
+from .choices import EngineName, ExportKind, Keep, Method, PairsListed, ShingleType, values
 from .errors import UsageError
 from .hashing import DEFAULT_SEED
 
@@ -61,8 +66,19 @@ class Limits:
             raise UsageError(f"--temp-dir is not a folder: {self.temp_dir}")
 
 
+STDOUT = Path("-")  # `--output -`: the pairs printed, as without --output
+
+# The options that define a run's result, recorded in its runs table (an index keeps them).
+RECORDED = (
+    "threshold", "shingle_type", "shingle_size", "num_perm", "seed", "bands", "rows", "lines", "id_column",
+    "text_column", "include_hidden", "strip_html", "delimiter", "method", "follow_links",
+)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Settings:
+    """Every option of a run (`dedup run`, `dedup.run`, `dedup eval`, an index's recorded run)."""
+
     inputs: tuple[Path, ...]
     threshold: float = 0.8
     shingle_type: ShingleType = ShingleType.char
@@ -89,9 +105,16 @@ class Settings:
     master: str | None = None  # Spark's master URL (None: the session's default, local[*])
     spark_conf: tuple[tuple[str, str], ...] = ()  # Spark settings (KEY, VALUE)
     work_dir: str | None = None  # where Spark writes the stage tables (None: a temporary folder, local masters only)
+    # what the run writes besides its database
+    output: Path | None = None  # --output: the pairs to this file (None: returned, or printed)
+    pairs: PairsListed = PairsListed.all  # which pairs are listed (output, stdout, the returned table)
+    keep: Keep | None = None  # the survivor rule given (None: not given; clusters then keep the first)
+    write_deduplicated: Path | None = None  # the input minus the dropped duplicates, in the input's form
+    exports: tuple[tuple[ExportKind, Path], ...] = ()  # --export WHAT=FILE
     banding: Banding = field(init=False)
 
     def __post_init__(self) -> None:
+        self._coerce()
         if not self.inputs:
             raise UsageError("give at least one input (a folder, a text file or a table)")
         if not 0.0 <= self.threshold <= 1.0:
@@ -121,6 +144,36 @@ class Settings:
             raise UsageError("--ids names the lines of one --lines input: give --lines and one input")
         object.__setattr__(self, "banding", self._banding())
         object.__setattr__(self, "engine", self._engine())
+
+    def _coerce(self) -> None:
+        """Each value in its one form: paths as Path, choices as members, defaults for None."""
+        set_ = object.__setattr__
+        inputs = self.inputs
+        set_(self, "inputs", (Path(inputs),) if isinstance(inputs, (str, Path)) else tuple(Path(p) for p in inputs))
+        for name in ("ids_file", "db", "temp_dir", "output", "write_deduplicated"):
+            value = getattr(self, name)
+            set_(self, name, None if value is None else Path(value))
+        if self.output == STDOUT:
+            set_(self, "output", None)
+        if self.work_dir is not None:
+            set_(self, "work_dir", str(self.work_dir))
+        if self.seed is None:
+            set_(self, "seed", DEFAULT_SEED)
+        if self.text_column is None:
+            set_(self, "text_column", "text")
+        if self.delimiter in ("\\t", "tab"):
+            set_(self, "delimiter", "\t")
+        set_(self, "spark_conf", _pairs(self.spark_conf, "--spark-conf", "KEY=VALUE"))
+        exports = _pairs(self.exports, "--export", "WHAT=FILE, e.g. survivors=kept.csv")
+        for what, _ in exports:
+            if what not in values(ExportKind):
+                raise UsageError(f"cannot export {what!r}: use one of {', '.join(values(ExportKind))}")
+        set_(self, "exports", tuple((ExportKind(what), Path(file)) for what, file in exports))
+        set_(self, "pairs", _choice(PairsListed, self.pairs, "--pairs"))
+        if self.keep is not None:
+            set_(self, "keep", _choice(Keep, self.keep, "--keep"))
+        if self.output is not None and self.pairs is PairsListed.none:
+            raise UsageError("--pairs none lists no pairs: drop --output, or list all or between-groups")
 
     def _engine(self) -> EngineName:
         if self.engine not in values(EngineName):
@@ -191,24 +244,41 @@ class Settings:
         return candidate_probability(self.method, self.threshold, self.banding, self.num_perm)
 
     def options(self) -> dict[str, object]:
-        """The options that define the result, as recorded in the runs table."""
-        return {
-            "threshold": self.threshold,
-            "shingle_type": self.shingle_type.value,
-            "shingle_size": self.shingle_size,
-            "num_perm": self.num_perm,
-            "seed": self.seed,
-            "bands": self.banding.bands,
-            "rows": self.banding.rows,
-            "lines": self.lines,
-            "id_column": self.id_column,
-            "text_column": self.text_column,
-            "include_hidden": self.include_hidden,
-            "strip_html": self.strip_html,
-            "delimiter": self.delimiter,
-            "method": self.method.value,
-            "follow_links": self.follow_links,
-        }
+        """The options that define the result, as recorded in the runs table (RECORDED)."""
+        chosen = {"bands": self.banding.bands, "rows": self.banding.rows}
+        return {name: chosen.get(name, getattr(self, name)) for name in RECORDED}
+
+    @classmethod
+    def recorded(cls, options: Mapping[str, Any]) -> Settings:
+        """The settings of a recorded run (its `options()`); a banding that the threshold would
+        choose anyway is left to choose again. Options recorded by older versions may be absent."""
+        given = {name: options[name] for name in RECORDED if name in options}
+        automatic = choose_banding(given["threshold"], given["num_perm"])
+        if (automatic.bands, automatic.rows) == (given["bands"], given["rows"]):
+            given["bands"] = given["rows"] = None
+        return cls(inputs=(Path("."),), **given)
 
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+def _choice(choices: Any, value: object, option: str) -> Any:
+    """A member of a StrEnum from its value, or a one-line error that lists the choices."""
+    if value not in values(choices):
+        raise UsageError(f"{option} must be one of {', '.join(values(choices))}, got {value!r}")
+    return choices(value)
+
+
+def _pairs(items: Mapping[str, Any] | Iterable[Any], option: str, form: str) -> tuple[tuple[str, Any], ...]:
+    """(key, value) pairs from a mapping, from (key, value) pairs, or from strings KEY=VALUE."""
+    if isinstance(items, Mapping):
+        return tuple(items.items())
+    pairs = []
+    for item in items:
+        if isinstance(item, str):
+            key, equals, value = item.partition("=")
+            if not equals or not key or (option == "--export" and not value):
+                raise UsageError(f"{option} takes {form}, got {item!r}")
+            item = (key, value)
+        pairs.append(tuple(item))
+    return tuple(pairs)  # type: ignore[arg-type]

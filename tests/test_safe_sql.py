@@ -91,9 +91,9 @@ def test_hostile_column_names_ids_and_text_reach_sql_only_as_values(tmp_path):
     queries, pairs = logged_queries(settings, tmp_path / "log")
     assert pairs.to_pylist() == [{"id_a": EVIL_QUOTE, "id_b": EVIL, "jaccard": 1.0, "estimate": 1.0}]
     assert queries, "the query log captured nothing"
-    for query in queries:
-        assert "DROP TABLE" not in query.upper() and EVIL not in query and EVIL_QUOTE not in query, query
-    assert tables(settings.db) == PIPELINE_TABLES
+    for query in queries:  # the payload's statement never runs (the clusters drop only their own work table)
+        assert "DROP TABLE PAIRS" not in query.upper() and EVIL not in query and EVIL_QUOTE not in query, query
+    assert tables(settings.db) == CLI_TABLES  # a run with a database builds its clusters
 
 
 def test_hostile_paths_are_read_as_names(tmp_path):
@@ -104,8 +104,8 @@ def test_hostile_paths_are_read_as_names(tmp_path):
     db = tmp_path / "a\"b;c'd.duckdb"
     queries, pairs = logged_queries(Settings(inputs=(folder,), db=db), tmp_path / "log")
     assert pairs.to_pylist() == [{"id_a": f"{EVIL_QUOTE}.txt", "id_b": "a;b'c\".txt", "jaccard": 1.0, "estimate": 1.0}]
-    assert not [q for q in queries if "DROP TABLE" in q.upper() or EVIL in q or EVIL_QUOTE in q]
-    assert tables(db) == PIPELINE_TABLES
+    assert not [q for q in queries if "DROP TABLE PAIRS" in q.upper() or EVIL in q or EVIL_QUOTE in q]
+    assert tables(db) == CLI_TABLES
 
 
 def test_hostile_column_names_never_enter_compiled_stage_sql():

@@ -50,17 +50,13 @@ def evaluate_command(
 
     Example: dedup eval data/clough --threshold 0.5 --shingle-type word -k 3
     """
-    from ..corpus.read import check_column_options
+    given = dict(locals())  # the options, named as Settings' fields but for the sample's
+    del given["sample"], given["sample_seed"]
     from ..evaluation import evaluate
-    from ..settings import Settings
+    from ..options import run_options
 
     try:
-        settings = Settings(
-            inputs=tuple(inputs), threshold=threshold, shingle_type=shingle_type, shingle_size=shingle_size,
-            num_perm=num_perm, seed=seed, bands=bands, rows=rows, lines=lines, id_column=id_column,
-            text_column=text_column or "text", threads=threads, method=Method.exact,
-        )  # fmt: skip
-        check_column_options(settings.inputs, lines, id_column, text_column)
+        settings = run_options(**given, method=Method.exact)
         result = evaluate(settings, sample, sample_seed)
     except DedupError as error:
         fail(error)

@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from ..choices import EngineName, Keep, Method, PairsListed, ShingleType, TableFormat
-from ..errors import DedupError, Interrupted, UsageError
+from ..errors import DedupError, Interrupted
 from ..hashing import DEFAULT_SEED
 from .common import (
-    STDOUT,
     Bands,
     Db,
     Delimiter,
@@ -31,7 +30,6 @@ from .common import (
     Threshold,
     closed_pipe_is_normal,
     command_group,
-    delimiter_value,
     fail,
     print_table,
     stderr,
@@ -45,7 +43,6 @@ app = command_group()
 
 @app.command()
 def run(
-    ctx: typer.Context,
     inputs: Inputs,
     threshold: Threshold = 0.8,
     shingle_type: ShingleTypeOption = ShingleType.char,
@@ -61,7 +58,7 @@ def run(
         ),
     ] = Method.lsh,
     lines: Lines = False,
-    ids: Annotated[
+    ids_file: Annotated[
         Optional[Path],
         typer.Option(
             "--ids", help="With --lines: a file naming the documents, one id per line [default: line numbers]."
@@ -81,7 +78,7 @@ def run(
         bool, typer.Option("--strip-html", help="Shingle the text of HTML: tags become spaces, entities characters.")
     ] = False,
     db: Annotated[Optional[Path], typer.Option(help="Keep every stage's table in this DuckDB file.")] = None,
-    replace: Annotated[
+    replace_documents: Annotated[
         bool,
         typer.Option(
             "--replace",
@@ -115,11 +112,14 @@ def run(
         bool, typer.Option("--show-skipped", help="List every skipped input with its reason on stderr.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary on stderr.")] = False,
-    keep: Annotated[Keep, typer.Option(help="Survivor of a cluster: first, min-id, longest, shortest.")] = Keep.first,
+    keep: Annotated[
+        Optional[Keep],
+        typer.Option(help="Survivor of a cluster: first, min-id, longest, shortest [default: first]."),
+    ] = None,
     write_deduplicated: Annotated[
         Optional[Path], typer.Option(help="Write the input minus the dropped duplicates here, in the input's form.")
     ] = None,
-    export: Annotated[
+    exports: Annotated[
         Optional[list[str]],
         typer.Option(
             "--export",
@@ -148,68 +148,24 @@ def run(
 
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
+    given = dict(locals())  # the options, named as Settings' fields, but for those of the printing
+    shown = {name: given.pop(name) for name in ("output_format", "show_skipped", "quiet")}
     try:  # a Ctrl-C that lands while the modules load is an interruption like any other
-        from ..corpus.read import check_column_options
-        from ..engines import engine_kind
-        from ..index.export import checked_exports
         from ..interrupts import interrupt_on_sigint
-        from ..output import check_writable, write_table
+        from ..options import run_options
+        from ..output import write_table
         from ..pipeline import run_settings
-        from ..settings import Settings
         from .summary import print_skipped, print_summary, stage_progress
 
-        settings = Settings(
-            inputs=tuple(inputs),
-            threshold=threshold,
-            shingle_type=shingle_type,
-            shingle_size=shingle_size,
-            num_perm=num_perm,
-            seed=seed,
-            bands=bands,
-            rows=rows,
-            lines=lines,
-            ids_file=ids,
-            id_column=id_column,
-            text_column=text_column or "text",
-            include_hidden=include_hidden,
-            follow_links=follow_links,
-            strip_html=strip_html,
-            delimiter=delimiter_value(delimiter),
-            db=db,
-            threads=threads,
-            memory_limit=memory_limit,
-            temp_dir=temp_dir,
-            method=method,
-            replace_documents=replace,
-            engine=engine,
-            master=master,
-            spark_conf=spark_settings(spark_conf or []),
-            work_dir=work_dir,
-        )
-        if not engine_kind(engine).reads_paths:  # an engine that reads paths checks them as it reads them
-            check_column_options(settings.inputs, lines, id_column, text_column, settings.delimiter)
-        if output == STDOUT:
-            output = None  # `--output -`: stdout, in --format
-        if output is not None:
-            check_writable(output)
-            if pairs == PairsListed.none:
-                raise UsageError("--pairs none lists no pairs: drop --output, or list all or between-groups")
-        exports = checked_exports(export_options(export or []))
-        source = ctx.get_parameter_source("keep")  # None: not given (the library decides what that means)
-        keep_given = keep if source is not None and source.name != "DEFAULT" else None
+        settings = run_options(**given)
+        output = settings.output
+        to_output = partial(write_table, path=output) if output is not None else None
         with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
             result = run_settings(
                 settings,
-                keep=keep_given,
-                write_deduplicated=write_deduplicated,
                 progress=progress,
                 on_open=attach,
-                exports=exports,
-                outputs=[("--output", output)] if output is not None else [],
-                pairs=pairs,
-                pairs_to=partial(write_table, path=output)
-                if output is not None
-                else partial(print_table, output_format=output_format),
+                pairs_to=to_output or partial(print_table, output_format=shown["output_format"]),
             )
     except DedupError as error:
         fail(error)
@@ -218,35 +174,14 @@ def run(
     if not quiet:
         print_summary(stderr, result, settings, output, show_skipped)
         if result.dropped is not None:
-            stderr.print(f"clusters: {result.dropped} documents to drop (--keep {keep.value})", markup=False)
-        if write_deduplicated is not None:
-            stderr.print(f"wrote the deduplicated input to {write_deduplicated}", markup=False)
-        for what, path in exports:
+            rule = settings.keep or Keep.first
+            stderr.print(f"clusters: {result.dropped} documents to drop (--keep {rule.value})", markup=False)
+        if settings.write_deduplicated is not None:
+            stderr.print(f"wrote the deduplicated input to {settings.write_deduplicated}", markup=False)
+        for what, path in settings.exports:
             stderr.print(f"wrote {what.value} to {path}", markup=False)
     elif show_skipped:
         print_skipped(stderr, result.skipped)
-
-
-def spark_settings(items: list[str]) -> tuple[tuple[str, str], ...]:
-    """--spark-conf KEY=VALUE options as (key, value) pairs."""
-    pairs = []
-    for item in items:
-        key, equals, value = item.partition("=")
-        if not equals or not key:
-            raise UsageError(f"--spark-conf takes KEY=VALUE, got {item!r}")
-        pairs.append((key, value))
-    return tuple(pairs)
-
-
-def export_options(items: list[str]) -> list[tuple[str, str]]:
-    """--export WHAT=FILE options as (what, file) pairs."""
-    pairs = []
-    for item in items:
-        what, equals, file = item.partition("=")
-        if not equals or not file:
-            raise UsageError(f"--export takes WHAT=FILE, e.g. survivors=kept.csv, got {item!r}")
-        pairs.append((what, file))
-    return pairs
 
 
 @app.command()

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ..banding import choose_banding
 from ..choices import Keep
 from ..corpus.read import read_documents, read_inputs
 from ..engines import Engine, open_engine
@@ -51,29 +50,7 @@ def index_settings(engine: Engine) -> Settings:
     scheme, options = latest
     if scheme != SCHEME:
         raise DedupError(f"the index uses hash scheme {scheme}, this dedup uses {SCHEME}: run it again from scratch")
-    threshold, num_perm = options["threshold"], options["num_perm"]
-    bands, rows = options["bands"], options["rows"]
-    automatic = choose_banding(threshold, num_perm)
-    if (automatic.bands, automatic.rows) == (bands, rows):
-        bands = rows = None
-    return Settings(
-        inputs=(Path("."),),
-        threshold=threshold,
-        shingle_type=options["shingle_type"],
-        shingle_size=options["shingle_size"],
-        num_perm=num_perm,
-        seed=options["seed"],
-        bands=bands,
-        rows=rows,
-        lines=options["lines"],
-        id_column=options["id_column"],
-        text_column=options["text_column"],
-        include_hidden=options["include_hidden"],
-        strip_html=options.get("strip_html", False),
-        delimiter=options.get("delimiter"),
-        follow_links=options.get("follow_links", False),
-        method=options.get("method", "lsh"),
-    )
+    return Settings.recorded(options)
 
 
 def check_requested(settings: Settings, requested: Mapping[str, object]) -> None:

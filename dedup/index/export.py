@@ -11,7 +11,6 @@ import pyarrow as pa
 
 from ..choices import ExportKind, Keep
 from ..engines import Engine
-from ..errors import UsageError
 from ..output import FORMATS, STREAM_ROWS, batches, check_writable, format_for, is_list_type, replacing, write_table
 from ..sqlfiles import query
 from .clusters import build_clusters
@@ -25,17 +24,6 @@ def export_format(path: Path) -> str:
 
 def needs_clusters(what: ExportKind | str) -> bool:
     return ExportKind(what) not in (ExportKind.pairs, ExportKind.adjacency)
-
-
-def checked_exports(items: Iterable[tuple[str, str | Path]]) -> tuple[tuple[ExportKind, Path], ...]:
-    """A run's exports (what, file), each kind known and each file's format and folder checked."""
-    exports = []
-    for what, file in items:
-        if what not in ExportKind.__members__:
-            raise UsageError(f"cannot export {what!r}: use one of {', '.join(ExportKind.__members__)}")
-        check_writable(Path(file), EXPORT_FORMATS, "export")
-        exports.append((ExportKind(what), Path(file)))
-    return tuple(exports)
 
 
 def export_table(engine: Engine, what: ExportKind | str, keep: Keep | str | None = None) -> pa.Table:

@@ -1,0 +1,44 @@
+"""A run's options, built and checked once for every caller (`dedup run`, `dedup eval`, `dedup.run`):
+`Settings` puts each value in its form and checks it alone; here they are checked against the files
+they name, before any work is done."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .corpus.read import check_column_options
+from .corpus.write import check_not_an_input, check_target
+from .engines import engine_kind
+from .errors import UsageError
+from .index.export import EXPORT_FORMATS
+from .output import check_targets, check_writable
+from .settings import Settings
+
+
+def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
+    """The settings of a run from its options as a user gives them (Settings' fields, as strings,
+    paths, mappings or KEY=VALUE strings; None for a default), refused with a one-line error before
+    anything is read when the inputs lack the columns or separator the options name, when an
+    output's format or folder is wrong, or when an output would replace an input, the database or
+    another output. in_memory: the documents are given in memory (`dedup.run(documents=...)`)."""
+    settings = Settings(**{name: value for name, value in given.items() if value is not None})
+    kind = engine_kind(settings.engine)
+    if not kind.reads_paths and not in_memory:  # an engine that reads paths checks them as it reads them
+        id_column, text_column = given.get("id_column"), given.get("text_column")
+        check_column_options(settings.inputs, settings.lines, id_column, text_column, settings.delimiter)
+    if settings.output is not None:
+        check_writable(settings.output)
+    for _, path in settings.exports:
+        check_writable(path, EXPORT_FORMATS, "export")
+    if settings.write_deduplicated is not None and not kind.writes_deduplicated:
+        raise UsageError(f"--write-deduplicated is not supported with --engine {settings.engine.value} yet")
+    targets = [("--output", settings.output)] if settings.output is not None else []
+    targets += [("--export", path) for _, path in settings.exports]
+    for option, path in targets:
+        check_not_an_input(settings.inputs, path, option)
+    if settings.write_deduplicated is not None:
+        targets.append(("--write-deduplicated", settings.write_deduplicated))
+    check_targets(targets, settings.db)
+    if settings.write_deduplicated is not None:
+        check_target(settings, settings.write_deduplicated)
+    return settings

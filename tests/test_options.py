@@ -1,0 +1,127 @@
+"""A run's options are declared once (`Settings`) and built by one function (`run_options`) that
+`dedup run`, `dedup eval`, `dedup.run` and the index's recorded run share."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import dedup
+from dedup.cli import app
+from dedup.cli.evaluate import evaluate_command
+from dedup.cli.run import run as run_command
+from dedup.errors import UsageError
+from dedup.options import run_options
+from dedup.settings import Settings
+
+FIELDS = {field.name for field in Settings.__dataclass_fields__.values() if field.init}
+TEXTS = ["the cat sat on the mat by the door", "the cat sat on the mat by the door!", "a different text"]
+
+
+@pytest.mark.parametrize(
+    ("command", "besides"),
+    [
+        (run_command, {"output_format", "show_skipped", "quiet"}),  # how the result is printed
+        (evaluate_command, {"sample", "sample_seed"}),  # what eval draws
+        (dedup.run, {"documents", "spark", "replace"}),  # documents in memory, a session; replace_documents
+    ],
+)
+def test_every_option_of_a_run_is_a_settings_field(command, besides):
+    parameters = set(inspect.signature(command).parameters)
+    assert parameters - besides <= FIELDS, parameters - besides - FIELDS
+
+
+def test_dedup_run_takes_every_option_of_the_command_but_its_printing():
+    command = set(inspect.signature(run_command).parameters) - {"output_format", "show_skipped", "quiet", "output"}
+    api = set(inspect.signature(dedup.run).parameters) - {"documents", "spark"}
+    assert command ^ api == {"replace_documents", "replace"}  # dedup.run(replace=...) is --replace
+
+
+def test_the_forms_a_user_gives_are_one_settings():
+    spark = {"engine": "spark", "master": "local[1]"}
+    assert Settings(inputs="a", spark_conf={"k": "v=1"}, **spark) == Settings(
+        inputs=[Path("a")], spark_conf=["k=v=1"], **spark
+    )
+    assert Settings(inputs="a", exports={"clusters": "c.csv"}, output="-") == Settings(
+        inputs=("a",), exports=["clusters=c.csv"], text_column=None, seed=None
+    )
+    assert Settings(inputs="a", delimiter="\\t").delimiter == "\t"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"pairs": "some"}, "--pairs must be one of all, between-groups, none, got 'some'"),
+        ({"keep": "oldest"}, "--keep must be one of first, min-id, longest, shortest, got 'oldest'"),
+        ({"exports": ["clusters"]}, "--export takes WHAT=FILE"),
+        ({"exports": {"everything": "e.csv"}}, "cannot export 'everything'"),
+        ({"spark_conf": ["=1"], "engine": "spark"}, "--spark-conf takes KEY=VALUE"),
+        ({"output": "p.csv", "pairs": "none"}, "--pairs none lists no pairs"),
+    ],
+)
+def test_a_wrong_option_is_one_usage_error(options, message):
+    with pytest.raises(UsageError, match="^" + message.replace("(", r"\(").replace("[", r"\[")):
+        Settings(inputs="a", **options)
+
+
+@given(
+    threshold=st.floats(0.05, 1.0),
+    num_perm=st.sampled_from([16, 64, 128]),
+    banded=st.booleans(),
+    shingle=st.sampled_from(["char", "word"]),
+    strip_html=st.booleans(),
+)
+def test_a_recorded_run_gives_back_its_settings(threshold, num_perm, banded, shingle, strip_html):
+    bands = {"bands": 8} if banded else {}
+    settings = Settings(
+        inputs=("x",), threshold=threshold, num_perm=num_perm, shingle_type=shingle, strip_html=strip_html, **bands
+    )
+    recorded = json.loads(json.dumps(settings.options()))  # as the runs table keeps them
+    again = Settings.recorded(recorded)
+    assert again.options() == settings.options() and again.banding == settings.banding
+
+
+def test_the_cli_and_the_api_record_the_same_options(tmp_path):
+    table = tmp_path / "t.csv"
+    table.write_text("id;text\n" + "".join(f"{i};{t}\n" for i, t in enumerate(TEXTS)))
+    options = ["--delimiter", ";", "--shingle-type", "word", "-k", "2", "-t", "0.5", "--keep", "longest"]
+    result = CliRunner().invoke(app, ["run", str(table), "--db", str(tmp_path / "cli.duckdb"), *options, "-q"])
+    assert result.exit_code == 0, result.output
+    pairs = dedup.run(
+        table,
+        delimiter=";",
+        shingle_type="word",
+        shingle_size=2,
+        threshold=0.5,
+        keep="longest",
+        db=tmp_path / "api.duckdb",
+    )
+    assert pairs.column("id_a").to_pylist() == ["0"]  # the API reads the delimiter it was given
+    recorded = []
+    for db in ("cli.duckdb", "api.duckdb"):
+        with duckdb.connect(str(tmp_path / db), read_only=True) as con:
+            recorded.append(con.execute("select options from runs").fetchall())
+    assert recorded[0] == recorded[1]
+
+
+def test_run_options_checks_the_files_before_any_work(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text(TEXTS[0])
+    (folder / "b.csv").write_text("id,text\n1,a\n")
+    with pytest.raises(UsageError, match="--text-column applies to tables"):
+        run_options(inputs=folder, text_column="body")
+    run_options(inputs=folder, text_column="body", in_memory=True)  # documents given in memory: no files
+    with pytest.raises(UsageError, match="would overwrite the input"):
+        run_options(inputs=folder, exports={"pairs": folder / "b.csv"})
+    with pytest.raises(UsageError, match="is the database"):
+        run_options(inputs=folder, db=tmp_path / "run.csv", output=tmp_path / "run.csv")
+    with pytest.raises(UsageError, match="must not overwrite the input"):
+        run_options(inputs=folder, write_deduplicated=folder)
