@@ -123,7 +123,7 @@ def _run_batch(
         engine.create_table(stage.name, statement)
         if append:
             engine.execute(plan.query(append, stage.name))
-        if stage.name == "documents":  # the skipped inputs beside it; the raw texts are not needed any more
+        if stage.reads_inputs:  # the skipped inputs beside it; the raw texts are not needed any more
             engine.create_table("skipped", plan.query("skipped"))
             engine.unregister("raw_documents")
         seconds[stage.name] += time.perf_counter() - clock

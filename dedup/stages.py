@@ -8,6 +8,7 @@ every statement a run executes, compiled before any engine opens, so that runnin
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -38,6 +39,23 @@ class Stage:
         return self.header.get("batch")
 
     @property
+    def scope(self) -> str:
+        """What a row of the stage's table belongs to ('scope:' header): 'documents' (one
+        document's rows, made from that document alone: an added document runs these stages
+        alone, a removed one's rows are deleted) or 'pairs' (rows of two documents)."""
+        return self.header["scope"]
+
+    @property
+    def reads_inputs(self) -> bool:
+        """Whether the stage reads the inputs as read (`raw_documents`, registered by the caller)."""
+        return "raw_documents(" in self.header["reads"]
+
+    @property
+    def lists_ids(self) -> bool:
+        """Whether the stage's rows name their documents by id too (id_a, id_b), not by doc_id alone."""
+        return re.search(r"\bid_a\b", self.header["writes"]) is not None
+
+    @property
     def methods(self) -> tuple[str, ...] | None:
         """The --method values this stage runs for ('methods:' header); None means every method."""
         return tuple(self.header["methods"].split()) if "methods" in self.header else None
@@ -62,11 +80,9 @@ def pipeline_stages(settings: Settings) -> list[Stage]:
     ]
 
 
-def stage_named(name: str, settings: Settings) -> Stage:
-    for stage in pipeline_stages(settings):
-        if stage.name == name:
-            return stage
-    raise KeyError(name)
+def stage_names(scope: str | None = None) -> tuple[str, ...]:
+    """The names of the stages (of one scope), in order: the tables a run makes."""
+    return tuple(dict.fromkeys(s.name for s in all_stages() if scope is None or s.scope == scope))
 
 
 # The relations a tokens fragment may read: our own fixed list, never user text.

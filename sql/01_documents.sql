@@ -2,6 +2,7 @@
 -- reads:  raw_documents(position, id, text)   (an Arrow table registered by dedup.corpus)
 -- writes: documents(doc_id, id, position, text, norm)
 -- params: (none)
+-- scope:  documents
 -- One row per input document. doc_id numbers documents in id order, so it does not depend on
 -- the order files were listed or rows were stored (shuffled input gives the same doc_ids).
 -- norm is the normalized text: lowercase (Unicode simple case mapping), every run of Unicode

@@ -2,6 +2,7 @@
 -- reads:  documents(doc_id, norm)
 -- writes: shingles(doc_id, fingerprint, h)
 -- params: $k
+-- scope:  documents
 -- batch:  documents
 -- order:  any
 -- One row per distinct shingle of a document. A shingle is k consecutive tokens (code points or

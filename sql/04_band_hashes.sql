@@ -2,6 +2,7 @@
 -- reads:  signatures(doc_id, mh_*)
 -- writes: band_hashes(doc_id, band, bucket)
 -- params: $bands, $c_0 .. $c_{rows-1}
+-- scope:  documents
 -- One row per (document, band). bucket combines the band's r minhash values (32-bit each) as
 -- the xor of v_j * c_j for fixed odd 32-bit constants c_j: equal bands always share a bucket;
 -- different bands share one with probability ~2^-32, which only adds a candidate that

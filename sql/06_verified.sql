@@ -2,6 +2,7 @@
 -- reads:  candidates(doc_id_a, doc_id_b, shared_bands), documents(doc_id, id, norm), shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
 -- writes: verified(doc_id_a, doc_id_b, shared_bands, intersection, union_size, jaccard)
 -- params: (none)
+-- scope:  pairs
 -- batch:  candidates
 -- One row per candidate with its exact Jaccard similarity |A n B| / |A u B| over the two
 -- distinct-shingle sets (64-bit fingerprints). The estimate is never trusted alone.

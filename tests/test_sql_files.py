@@ -122,3 +122,24 @@ def test_header_writes_what_the_body_or_the_engine_writes(path):
         assert declared == {file.header["stage"]} | helper_tables(file.text) and not written, path
     elif written:
         assert written <= declared, path
+
+
+def test_every_stage_declares_the_scope_its_rows_have():
+    """A stage of one document's rows (`scope: documents`: an added document runs it alone, a
+    removed one's rows are deleted by doc_id) reads only such tables and writes a doc_id; a pair
+    stage (`scope: pairs`) writes doc_id_a and doc_id_b. The index commands trust these headers."""
+    from dedup.stages import all_stages, stage_names
+
+    scopes = {}
+    for stage in all_stages():
+        assert stage.scope in ("documents", "pairs"), stage.file
+        scopes.setdefault(stage.name, stage.scope)
+        assert scopes[stage.name] == stage.scope, f"{stage.file}: its variants declare another scope"
+        (written,) = declared_tables(stage.header["writes"]).values()
+        if stage.scope == "documents":
+            assert "doc_id" in written and "doc_id_a" not in written, stage.file
+            read = set(declared_tables(stage.header["reads"])) - {"raw_documents"}
+            assert read <= set(stage_names("documents")), f"{stage.file} reads a pair table"
+        else:
+            assert {"doc_id_a", "doc_id_b"} <= set(written), stage.file
+    assert stage_names() == (*stage_names("documents"), *stage_names("pairs"))  # the pairs come last

@@ -18,12 +18,10 @@ from ..interrupts import committing
 from ..records import check_finished, forget_stages, latest_run, record_change
 from ..settings import Limits, Settings
 from ..sqlfiles import query, quote_identifier
-from ..stages import compile_stage, stage_named
+from ..stages import Stage, compile_stage, pipeline_stages, stage_names
 from .clusters import update_clusters
 
-INDEX_TABLES = ("documents", "shingles", "signatures", "band_hashes", "candidates", "verified", "pairs", "runs")
-PER_DOCUMENT_STAGES = ("documents", "shingles", "signatures", "band_hashes")
-PAIR_TABLES = ("candidates", "verified")
+INDEX_TABLES = (*stage_names(), "runs")
 UNCHANGED = "interrupted; the index is unchanged"
 
 
@@ -137,52 +135,59 @@ def _check_id_type(engine: Engine, raw: pa.Table) -> None:
 
 
 def _stage_new_documents(engine: Engine, settings: Settings, raw: pa.Table, first_new: int, positions: int) -> None:
-    """Run the stages in a staging schema that shadows main, then append their rows to main."""
+    """Run the stages in a staging schema that shadows main, then append their rows to main: the
+    stages of one document's rows (`scope: documents`) on the new documents alone; the pair stages
+    (`scope: pairs`) on the pairs with a new document, the first of them (the candidates) made by
+    the index's own method on the union and the rest unchanged, reading the appended main tables
+    through the search path."""
     dialect = engine.dialect
+    stages = pipeline_stages(settings)
+    per_document = [s for s in stages if s.scope == "documents"]
+    candidates, *verification = [s for s in stages if s.scope == "pairs"]
 
-    def run_stage(name: str) -> None:
-        engine.create_table(name, compile_stage(stage_named(name, settings), settings, dialect))
+    def run_stage(stage: Stage) -> None:
+        engine.create_table(stage.name, compile_stage(stage, settings, dialect))
 
     engine.execute(query("staging_create", dialect=dialect))
     engine.execute(query("staging_enter", dialect=dialect))
     try:
         engine.register_arrow("raw_documents", raw)
-        for name in PER_DOCUMENT_STAGES:
-            run_stage(name)
-            if name == "documents":
+        for stage in per_document:
+            run_stage(stage)
+            if stage.reads_inputs:
                 engine.unregister("raw_documents")
                 renumber = {"offset": first_new - 1, "positions": positions}
                 engine.execute(query("staging_renumber", renumber, dialect))
-        _append_staged(engine, PER_DOCUMENT_STAGES)
-        # Pair stages: candidates among pairs with a new document, then the unchanged
-        # verified and pairs stages, reading the appended main tables through the search path.
-        if settings.method == "lsh":
-            engine.create_table("candidates", query("add_candidates", {"first_new": first_new}, dialect))
-        else:  # the index's own method on the union, keeping the pairs with a new document
-            run_stage("candidates")
+        _append_staged(engine, per_document)
+        if settings.method == "lsh":  # the new documents' buckets against every document's
+            engine.create_table(candidates.name, query("add_candidates", {"first_new": first_new}, dialect))
+        else:
+            run_stage(candidates)
             engine.execute(query("keep_new_candidates", {"first_new": first_new}, dialect))
-        for name in ("verified", "pairs"):
-            run_stage(name)
-        _append_staged(engine, PAIR_TABLES)
-        engine.execute(query("staging_append_pairs", dialect=dialect))
-        engine.execute(query("staging_drop", dialect=dialect, table=quote_identifier("pairs")))
+        for stage in verification:
+            run_stage(stage)
+        _append_staged(engine, [candidates, *verification])
     finally:
         engine.execute(query("staging_leave", dialect=dialect))
 
 
-def _append_staged(engine: Engine, names: tuple[str, ...]) -> None:
-    """Append each staging table's rows to the main table of the same name, then drop it."""
-    for name in names:
-        engine.execute(query("staging_append", dialect=engine.dialect, table=quote_identifier(name)))
-        engine.execute(query("staging_drop", dialect=engine.dialect, table=quote_identifier(name)))
+def _append_staged(engine: Engine, stages: list[Stage]) -> None:
+    """Append each staging table's rows to the main table of the same name, then drop it; a pair
+    table that names its documents by id gets them in id order (an added document is numbered
+    after the indexed ones, whatever its id)."""
+    for stage in stages:
+        table = quote_identifier(stage.name)
+        append = "staging_append_pairs" if stage.lists_ids else "staging_append"
+        engine.execute(query(append, dialect=engine.dialect, table=table))
+        engine.execute(query("staging_drop", dialect=engine.dialect, table=table))
 
 
 def _delete(engine: Engine, doc_ids: list[int]) -> None:
     engine.register_arrow("removed_doc_ids", pa.table({"doc_id": pa.array(doc_ids, pa.int64())}))
     try:
-        for name in PER_DOCUMENT_STAGES:
+        for name in stage_names("documents"):
             engine.execute(query("index_delete_documents", dialect=engine.dialect, table=quote_identifier(name)))
-        for name in ("candidates", "verified", "pairs"):
+        for name in stage_names("pairs"):
             engine.execute(query("index_delete_pairs", dialect=engine.dialect, table=quote_identifier(name)))
     finally:
         engine.unregister("removed_doc_ids")
