@@ -93,7 +93,7 @@ def _load_by_spark(engine: Engine, settings: Settings, plan: Plan) -> Loaded:
 
 
 def check_unique_ids(engine: Engine, plan: Plan) -> None:
-    """Refuse raw_documents whose ids repeat (sql/queries/duplicate_ids.sql), naming one as the
+    """Refuse raw_documents whose ids repeat (sql/queries/bookkeeping/duplicate_ids.sql), naming one as the
     reading in Python does."""
     duplicates = engine.fetch_rows(plan.query("duplicate_ids"))
     if duplicates:

@@ -36,7 +36,7 @@ def sql_dir() -> Path:
 
 @dataclass(frozen=True)
 class SqlFile:
-    path: str  # relative to sql/, e.g. "03_signatures.sql" or "queries/clusters.sql"
+    path: str  # relative to sql/, e.g. "03_signatures.sql" or "queries/clusters/clusters.sql"
     header: Mapping[str, str]
     text: str
 
@@ -112,8 +112,22 @@ def statement(
 
 
 def query(name: str, values: Mapping[str, Any] | None = None, dialect: str = "duckdb", **fragments: str) -> Statement:
-    """The statement of sql/queries/<name>.sql."""
-    return statement(f"queries/{name}.sql", values, fragments, dialect)
+    """The statement of the query named `name`: sql/queries/<purpose>/<name>.sql."""
+    return statement(query_paths()[name], values, fragments, dialect)
+
+
+@cache
+def query_paths() -> dict[str, str]:
+    """Each query's path under sql/ by its name, which is unique across the folders of sql/queries/
+    (bookkeeping, staging, clusters, index, export, report) and those of a dialect's own queries."""
+    root = sql_dir()
+    files = sorted([*root.glob("queries/*/*.sql"), *root.glob("*/queries/*/*.sql")])
+    paths: dict[str, str] = {}
+    for file in files:
+        path = f"queries/{file.parent.name}/{file.name}"
+        if paths.setdefault(file.stem, path) != path:
+            raise ValueError(f"two queries named {file.stem}: {paths[file.stem]} and {path}")
+    return paths
 
 
 def fragment(name: str, dialect: str = "duckdb", **fragments: str) -> str:

@@ -22,7 +22,7 @@ def minhash_columns(num_perm: int) -> str:
 
 
 def shingle_windows(k: int) -> str:
-    """Columns f_j and t_j (j = 0 .. k-1) of sql/queries/shingle_texts.sql: the fingerprints and
+    """Columns f_j and t_j (j = 0 .. k-1) of sql/queries/index/shingle_texts.sql: the fingerprints and
     texts of a document's tokens from the (j+1)-th to the (n-k+1+j)-th, so that row i of the
     columns unnested side by side holds the k tokens of its i-th shingle."""
     columns = [f"unnest(fps[{1 + j} : n - $k + {1 + j}]) as f{j}" for j in range(k)]
@@ -53,7 +53,7 @@ def shingle_fingerprint(k: int, token: Callable[[int], str] = lambda j: f"fps[i 
 
 
 def window_fingerprint(k: int) -> str:
-    """shingle_fingerprint of the window columns f0 .. f{k-1} (sql/queries/shingle_texts.sql)."""
+    """shingle_fingerprint of the window columns f0 .. f{k-1} (sql/queries/index/shingle_texts.sql)."""
     return shingle_fingerprint(k, lambda j: f"f{j}")
 
 

@@ -90,7 +90,7 @@ SHINGLE_SOURCES = ("documents", "document_slices", "chosen_documents")
 
 
 def shingle_text_fragments(shingle_type: str, k: int, documents: str = "chosen_documents") -> dict[str, str]:
-    """The fragments of sql/queries/shingle_texts.sql (DuckDB): the tokens of `documents`
+    """The fragments of sql/queries/index/shingle_texts.sql (DuckDB): the tokens of `documents`
     (sql/fragments/tokens_<type>.sql), their windows, and a shingle's fingerprint and text."""
     if shingle_type not in ("char", "word") or documents not in SHINGLE_SOURCES:
         raise ValueError(f"no shingle fragment for {shingle_type!r} over {documents!r}")

@@ -143,3 +143,16 @@ def test_every_stage_declares_the_scope_its_rows_have():
         else:
             assert {"doc_id_a", "doc_id_b"} <= set(written), stage.file
     assert stage_names() == (*stage_names("documents"), *stage_names("pairs"))  # the pairs come last
+
+
+def test_queries_sit_in_one_folder_per_purpose_under_unique_names():
+    from dedup.sqlfiles import query_paths
+
+    root = sql_dir()
+    assert not [*root.glob("queries/*.sql"), *root.glob("*/queries/*.sql")], "a query outside the purpose folders"
+    paths = query_paths()  # refuses two queries of one name
+    folders = {path.split("/")[1] for path in paths.values()}
+    assert folders == {"bookkeeping", "staging", "clusters", "index", "export", "report"}
+    for file in root.glob("*/queries/*/*.sql"):  # a dialect's own query sits where the DuckDB one does
+        duckdb_file = root / "queries" / file.parent.name / file.name
+        assert duckdb_file.exists() or not list(root.glob(f"queries/*/{file.name}")), file

@@ -1,6 +1,6 @@
 """`dedup report`: one self-contained HTML page about a run's database, for a reviewer.
 
-Aggregates and samples come from SQL (sql/queries/report_*.sql), the page from a Jinja2
+Aggregates and samples come from SQL (sql/queries/report/report_*.sql), the page from a Jinja2
 template with autoescape (documents are untrusted), the charts are inline SVG, and the page
 loads nothing from anywhere (its Content-Security-Policy forbids scripts and remote resources).
 """

@@ -1,4 +1,4 @@
-"""What the report shows, read from a run's database with the queries in sql/queries/report_*.sql.
+"""What the report shows, read from a run's database with the queries in sql/queries/report/report_*.sql.
 
 Every figure is an aggregate or a bounded sample computed in SQL, so the report reads the same
 handful of rows from a 100-document run and from a million-document one.

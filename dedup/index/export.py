@@ -27,7 +27,7 @@ def needs_clusters(what: ExportKind | str) -> bool:
 
 
 def export_table(engine: Engine, what: ExportKind | str, keep: Keep | str | None = None) -> pa.Table:
-    """The rows of one export (sql/queries/export_<what>.sql) as a table in memory (the Python API);
+    """The rows of one export (sql/queries/export/export_<what>.sql) as a table in memory (the Python API);
     clusters are (re)built when a keep rule is given or none exist yet."""
     return export_rows(engine, what, keep).read_all()
 
