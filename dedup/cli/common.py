@@ -54,17 +54,12 @@ Delimiter = Annotated[
 ]
 
 
-def delimiter_value(delimiter: str | None) -> str | None:
-    return "\t" if delimiter in ("\\t", "tab") else delimiter
-
-
 Threads = Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")]
 MemoryLimit = Annotated[
     Optional[str],
     typer.Option(help="DuckDB memory limit, e.g. 2GB; larger work spills to <db>.tmp next to the database."),
 ]
 
-STDOUT = Path("-")  # `--output -`
 Db = Annotated[Path, typer.Argument(metavar="DB", help="A database left by `dedup run --db`.")]
 OutputFormat = Annotated[TableFormat, typer.Option("--format", help="Output format.")]
 

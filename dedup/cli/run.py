@@ -148,8 +148,8 @@ def run(
 
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
-    given = dict(locals())  # the options, named as Settings' fields, but for those of the printing
-    shown = {name: given.pop(name) for name in ("output_format", "show_skipped", "quiet")}
+    given = dict(locals())  # the options by their Settings field names, but for those of the printing:
+    del given["output_format"], given["show_skipped"], given["quiet"]
     try:  # a Ctrl-C that lands while the modules load is an interruption like any other
         from ..interrupts import interrupt_on_sigint
         from ..options import run_options
@@ -165,7 +165,7 @@ def run(
                 settings,
                 progress=progress,
                 on_open=attach,
-                pairs_to=to_output or partial(print_table, output_format=shown["output_format"]),
+                pairs_to=to_output or partial(print_table, output_format=output_format),
             )
     except DedupError as error:
         fail(error)
