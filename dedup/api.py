@@ -57,7 +57,7 @@ def run(
     """Pairs of documents with exact Jaccard >= threshold: an Arrow table (id_a, id_b, jaccard, estimate).
 
     The same run as `dedup run` with the same options (one library function,
-    dedup.pipeline.run_settings): with `db`, the database keeps every stage's table and the
+    dedup.pipeline.execute): with `db`, the database keeps every stage's table and the
     clusters (survivors by `keep`, default first); `write_deduplicated` writes the input minus the
     dropped duplicates; `exports` maps what `dedup export` writes (pairs, clusters, duplicates,
     survivors, adjacency) to a file each (.csv, .parquet, .jsonl, .json), as `--export WHAT=FILE`.
@@ -88,7 +88,7 @@ def run(
     from .documents import as_table, is_in_memory
     from .engines import engine_kind
     from .options import run_options
-    from .pipeline import run_settings
+    from .pipeline import execute
 
     documents, session = given.pop("documents"), given.pop("spark")
     given["replace_documents"] = given.pop("replace")
@@ -101,7 +101,7 @@ def run(
     settings = run_options(in_memory=table is not None, **given)
     if table is not None and engine_kind(settings.engine).reads_paths:
         raise UsageError(f"engine='{engine}' reads paths (Spark's readers); give inputs, not documents")
-    result = run_settings(settings, documents=table, session=session)
+    result = execute(settings, documents=table, session=session)
     assert result.pairs is not None, "a table is returned when no stream is asked for"
     return result.pairs
 

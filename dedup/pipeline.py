@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,24 +28,7 @@ from .runner import STAGES_KEPT, run_stages
 from .settings import Settings
 from .stages import BYTES_PER_SHINGLE, compile_run
 
-__all__ = ["run_settings", "execute", "Progress", "RunResult", "StageReport", "Summary"]
-
-
-def run_settings(
-    settings: Settings,
-    *,
-    progress: Progress | None = None,
-    on_open: Callable[[Engine], None] | None = None,
-    documents: pa.Table | None = None,
-    session: Any = None,
-    pairs_to: Callable[[pa.RecordBatchReader], None] | None = None,
-) -> RunResult:
-    """A whole run, as `dedup run` and `dedup.run` make it on either engine, from settings that
-    `dedup.options.run_options` checked: every stage; then the clusters when `clusters_rule` says
-    so, the deduplicated input and the exports the settings ask for. `session`: a SparkSession to
-    run on (engine spark)."""
-    with _kept_database(settings) as kept:
-        return execute(kept, progress, on_open, documents, session=session, pairs_to=pairs_to)
+__all__ = ["execute", "Progress", "RunResult", "StageReport", "Summary"]
 
 
 def clusters_rule(settings: Settings) -> Keep | None:
@@ -62,16 +44,6 @@ def clusters_rule(settings: Settings) -> Keep | None:
     return (settings.keep or Keep.first) if built else None
 
 
-@contextmanager
-def _kept_database(settings: Settings) -> Iterator[Settings]:
-    """The run's settings, with a temporary database when the deduplicated input needs one."""
-    if settings.write_deduplicated is None or settings.db is not None:
-        yield settings
-        return
-    with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
-        yield settings.replace(db=Path(folder) / "run.duckdb")
-
-
 def execute(
     settings: Settings,
     progress: Progress | None = None,
@@ -81,8 +53,11 @@ def execute(
     session: Any = None,
     pairs_to: Callable[[pa.RecordBatchReader], None] | None = None,
 ) -> RunResult:
-    """Read the inputs, run every stage, return the pairs; tables stay in settings.db if given,
-    with the clusters (`clusters_rule`), the deduplicated input and the exports the settings ask for.
+    """A whole run, as `dedup run` and `dedup.run` make it on either engine, from settings that
+    `dedup.options.run_options` checked: read the inputs, run every stage, return the pairs; tables
+    stay in settings.db if given (a temporary database when only the deduplicated input needs one),
+    with the clusters (`clusters_rule`), the deduplicated input and the exports the settings ask
+    for. `session`: a SparkSession to run on (engine spark).
 
     on_open(engine) is called with the open engine (the CLI uses it to interrupt on Ctrl-C).
     pairs_to(reader): the pairs streamed to it in batches, once the run is recorded, instead of
@@ -90,6 +65,10 @@ def execute(
     settings.pairs: which pairs are listed (returned or streamed): all, between-groups (not those of
     exact copies), none (an empty table, nothing streamed); the pairs table holds them all.
     """
+    if settings.write_deduplicated is not None and settings.db is None:  # its clusters need a database
+        with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
+            kept = settings.replace(db=Path(folder) / "run.duckdb")
+            return execute(kept, progress, on_open, documents, session=session, pairs_to=pairs_to)
     listed, keep = settings.pairs, clusters_rule(settings)
     write_deduplicated, exports = settings.write_deduplicated, settings.exports
     progress = progress or Progress()

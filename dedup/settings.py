@@ -163,8 +163,8 @@ class Settings:
             set_(self, "text_column", "text")
         if self.delimiter in ("\\t", "tab"):
             set_(self, "delimiter", "\t")
-        set_(self, "spark_conf", _pairs(self.spark_conf, "--spark-conf", "KEY=VALUE"))
-        exports = _pairs(self.exports, "--export", "WHAT=FILE, e.g. survivors=kept.csv")
+        set_(self, "spark_conf", _pairs(self.spark_conf, "--spark-conf", "KEY=VALUE", empty_value=True))
+        exports = _pairs(self.exports, "--export", "WHAT=FILE, e.g. survivors=kept.csv", empty_value=False)
         for what, _ in exports:
             if what not in values(ExportKind):
                 raise UsageError(f"cannot export {what!r}: use one of {', '.join(values(ExportKind))}")
@@ -269,15 +269,18 @@ def _choice(choices: Any, value: object, option: str) -> Any:
     return choices(value)
 
 
-def _pairs(items: Mapping[str, Any] | Iterable[Any], option: str, form: str) -> tuple[tuple[str, Any], ...]:
-    """(key, value) pairs from a mapping, from (key, value) pairs, or from strings KEY=VALUE."""
+def _pairs(
+    items: Mapping[str, Any] | Iterable[Any], option: str, form: str, empty_value: bool
+) -> tuple[tuple[str, Any], ...]:
+    """(key, value) pairs from a mapping, from (key, value) pairs, or from strings KEY=VALUE (whose
+    VALUE may be empty when empty_value)."""
     if isinstance(items, Mapping):
         return tuple(items.items())
     pairs = []
     for item in items:
         if isinstance(item, str):
             key, equals, value = item.partition("=")
-            if not equals or not key or (option == "--export" and not value):
+            if not equals or not key or not (value or empty_value):
                 raise UsageError(f"{option} takes {form}, got {item!r}")
             item = (key, value)
         pairs.append(tuple(item))

@@ -125,3 +125,15 @@ def test_run_options_checks_the_files_before_any_work(tmp_path):
         run_options(inputs=folder, db=tmp_path / "run.csv", output=tmp_path / "run.csv")
     with pytest.raises(UsageError, match="must not overwrite the input"):
         run_options(inputs=folder, write_deduplicated=folder)
+
+
+def test_execute_writes_the_deduplicated_input_without_a_database(tmp_path):
+    from dedup.pipeline import execute
+
+    lines = tmp_path / "docs.txt"
+    lines.write_text("\n".join(TEXTS) + "\n")
+    out = tmp_path / "kept.txt"
+    settings = run_options(inputs=lines, lines=True, threshold=0.5, shingle_size=3, write_deduplicated=out)
+    result = execute(settings)  # its clusters need a database: a temporary one, gone afterwards
+    assert result.dropped == 1 and settings.db is None
+    assert out.read_text() == TEXTS[0] + "\n" + TEXTS[2] + "\n"

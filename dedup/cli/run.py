@@ -154,19 +154,17 @@ def run(
         from ..interrupts import interrupt_on_sigint
         from ..options import run_options
         from ..output import write_table
-        from ..pipeline import run_settings
+        from ..pipeline import execute
         from .summary import print_skipped, print_summary, stage_progress
 
         settings = run_options(**given)
         output = settings.output
-        to_output = partial(write_table, path=output) if output is not None else None
+        if output is not None:
+            pairs_to = partial(write_table, path=output)
+        else:
+            pairs_to = partial(print_table, output_format=output_format)
         with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
-            result = run_settings(
-                settings,
-                progress=progress,
-                on_open=attach,
-                pairs_to=to_output or partial(print_table, output_format=output_format),
-            )
+            result = execute(settings, progress, on_open=attach, pairs_to=pairs_to)
     except DedupError as error:
         fail(error)
     except KeyboardInterrupt:
