@@ -50,7 +50,7 @@ def load_inputs(engine: Engine, settings: Settings, plan: Plan, read: Read | Non
     if read is not None:
         loaded = _load_by_python(engine, read, plan)
     else:
-        loaded = _load_by_spark(engine, settings, plan)
+        loaded = _load_by_engine(engine, settings, plan)
     if settings.db is not None and not settings.replace_documents and engine.has_table("documents"):
         # a kept database never loses documents silently
         dropped, examples = engine.fetch_rows(plan.query("dropped_documents"))[0]
@@ -79,10 +79,8 @@ def _load_by_python(engine: Engine, read: Read, plan: Plan) -> Loaded:
     return Loaded(raw.num_rows, skipped, read.latin1, digest_tables(raw, skipped), read.notes)
 
 
-def _load_by_spark(engine: Engine, settings: Settings, plan: Plan) -> Loaded:
-    from .engines.spark.read import read_corpus
-
-    ids_from_columns, notes = read_corpus(engine, settings)
+def _load_by_engine(engine: Engine, settings: Settings, plan: Plan) -> Loaded:
+    ids_from_columns, notes = engine.read_inputs(settings)
     if ids_from_columns:  # every stage takes the ids to be unique, as DuckDB's reading checks
         check_unique_ids(engine, plan)
     digest = engine.fetch_rows(plan.query("spark_input_digest"))[0]

@@ -15,6 +15,7 @@ from typing import Any
 
 from .banding import Banding, candidate_probability, choose_banding
 from .choices import EngineName, ExportKind, Keep, Method, PairsListed, ShingleType, values
+from .engines.kinds import engine_kind
 from .errors import UsageError
 from .hashing import DEFAULT_SEED
 
@@ -178,42 +179,8 @@ class Settings:
     def _engine(self) -> EngineName:
         if self.engine not in values(EngineName):
             raise UsageError(f"--engine must be duckdb or spark, got {self.engine!r}")
-        engine = EngineName(self.engine)
-        if engine is EngineName.duckdb:
-            spark_only: dict[str, object] = {"--master": self.master, "--work-dir": self.work_dir}
-            for name, value in {**spark_only, "--spark-conf": self.spark_conf or None}.items():
-                if value is not None:
-                    raise UsageError(f"{name} is for the Spark engine (--engine spark)")
-            return engine
-        duckdb_only: dict[str, object] = {
-            "--db": self.db,
-            "--threads": self.threads,
-            "--memory-limit": self.memory_limit,
-            "--temp-dir": self.temp_dir,
-        }
-        for name, value in duckdb_only.items():
-            if value is not None:
-                raise UsageError(
-                    f"{name} is for the DuckDB engine; with --engine spark use --work-dir and --spark-conf"
-                )
-        if self.include_hidden:
-            raise UsageError(
-                "--include-hidden is not supported with --engine spark (Spark's readers skip hidden files)"
-            )
-        if self.strip_html:
-            raise UsageError("--strip-html is not supported with --engine spark yet")
-        if self.ids_file is not None:
-            raise UsageError("--ids is not supported with --engine spark yet")
-        if self.work_dir is None and not self.local_master:
-            raise UsageError(
-                f"--engine spark on {self.master} needs --work-dir DIR (where the stage tables are written)"
-            )
-        return engine
-
-    @property
-    def local_master(self) -> bool:
-        """Whether Spark runs in this process's JVM (a temporary work folder is then enough)."""
-        return self.master is None or self.master.startswith("local")
+        engine_kind(self.engine).check(self)  # the options that go with another engine, or none
+        return EngineName(self.engine)
 
     def _banding(self) -> Banding:
         bands, rows, num_perm = self.bands, self.rows, self.num_perm

@@ -11,6 +11,9 @@ user string still travels as a bound parameter.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+
+from .sqlfiles import fragment
 
 
 def minhash_columns(num_perm: int) -> str:
@@ -49,7 +52,7 @@ def shingle_fingerprint(k: int, token: Callable[[int], str] = lambda j: f"fps[i 
     "Hashing"; tests/reference.py). By default the tokens of the shingle starting at index i of
     the list fps (sql/02_shingles.sql); the window columns f0 .. f{k-1} in shingle_texts.sql."""
     terms = [token(j) if (k - 1 - j) % 64 == 0 else _rotl(token(j), (k - 1 - j) % 64) for j in range(k)]
-    return _balanced(terms, lambda a, b: f"xor({a}, {b})")
+    return balanced(terms, lambda a, b: f"xor({a}, {b})")
 
 
 def window_fingerprint(k: int) -> str:
@@ -57,19 +60,7 @@ def window_fingerprint(k: int) -> str:
     return shingle_fingerprint(k, lambda j: f"f{j}")
 
 
-def spark_shingle_fingerprint(k: int) -> str:
-    """shingle_fingerprint over Spark's array fps, for the shingle starting at 0-based index i
-    (shiftleft wraps like a Java long; shiftrightunsigned does not spread the sign bit)."""
-
-    def term(j: int) -> str:
-        bits = (k - 1 - j) % 64
-        value = f"fps[i + {j}]"
-        return value if bits == 0 else f"(shiftleft({value}, {bits}) | shiftrightunsigned({value}, {64 - bits}))"
-
-    return _balanced([term(j) for j in range(k)], lambda a, b: f"({a} ^ {b})")
-
-
-def _balanced(terms: list[str], combine: Callable[[str, str], str]) -> str:
+def balanced(terms: list[str], combine: Callable[[str, str], str]) -> str:
     """terms combined pairwise as a balanced tree (depth log2 n, not n): DuckDB binds and optimizes
     a shallow expression faster (~35 ms instead of ~60 ms for 128 terms), the same value."""
     while len(terms) > 1:
@@ -95,27 +86,26 @@ def equal_minhash_count(num_perm: int, left: str = "sa", right: str = "sb") -> s
     """How many of the num_perm signature values two rows share: a sum of num_perm terms, nested as
     a balanced tree, the same integer."""
     terms = [f"({left}.mh_{i} = {right}.mh_{i})::integer" for i in range(num_perm)]
-    return _balanced(terms, lambda a, b: f"({a} + {b})")
+    return balanced(terms, lambda a, b: f"({a} + {b})")
 
 
-# Spark's bigint is signed. The Spark files of the two stages below run with ANSI mode off (their
-# `-- spark-conf:` line), where a bigint product wraps modulo 2^64 as Java's long does: the low 64
-# bits of a product, which are all of DuckDB's ubigint product when both factors are below 2^32.
-# (Under ANSI mode, Spark 4's default, the same product raises on overflow.)
-U32 = 4294967295
+def tokens(shingle_type: str, documents: str) -> str:
+    """The shared definition of a shingle's tokens and their fingerprints
+    (sql/fragments/tokens_<type>.sql) over the relation `documents`, padded to k
+    (sql/fragments/padded_tokens.sql)."""
+    return fragment("padded_tokens", tokens_of_type=fragment(f"tokens_{shingle_type}", documents=documents))
 
 
-def spark_minhash_columns(num_perm: int) -> str:
-    """min((a_i * h + b_i) mod 2^32) as mh_i: a * h wraps modulo 2^64, whose low 32 bits it keeps."""
-    return ",\n    ".join(f"min((h * $a_{i} + $b_{i}) & {U32}) as mh_{i}" for i in range(num_perm))
+@dataclass(frozen=True)
+class Generated:
+    """The fragments a dialect generates differently (an engine's kind holds its own,
+    dedup.engines.kinds): minhash_columns(num_perm), bucket_list(bands, rows),
+    shingle_fingerprint(k), tokens(shingle_type, documents)."""
+
+    minhash_columns: Callable[[int], str]
+    bucket_list: Callable[[int, int], str]
+    shingle_fingerprint: Callable[[int], str]
+    tokens: Callable[[str, str], str]
 
 
-def spark_bucket_expression(band: int, rows: int) -> str:
-    """The bucket of bucket_expression with the bits of DuckDB's ubigint, read as a signed bigint
-    (mh * c < 2^64: the wrapped product has all its bits)."""
-    terms = [f"mh_{band * rows + j} * $c_{j}" for j in range(rows)]
-    return " ^ ".join(f"({term})" for term in terms) if rows > 1 else terms[0]
-
-
-def spark_bucket_list(bands: int, rows: int) -> str:
-    return "array(\n        " + ",\n        ".join(spark_bucket_expression(b, rows) for b in range(bands)) + "\n    )"
+DUCKDB = Generated(minhash_columns, bucket_list, shingle_fingerprint, tokens)

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from . import sqltext
-from .bindings import bindings, tokens
+from .bindings import bindings
 from .engines import Statement, engine_kind
 from .settings import Settings
 from .sqlfiles import bind, fill, query, quote_identifier, read_sql, sql_dir
@@ -95,7 +95,7 @@ def shingle_text_fragments(shingle_type: str, k: int, documents: str = "chosen_d
     if shingle_type not in ("char", "word") or documents not in SHINGLE_SOURCES:
         raise ValueError(f"no shingle fragment for {shingle_type!r} over {documents!r}")
     return {
-        "tokens": tokens(shingle_type, documents),
+        "tokens": sqltext.tokens(shingle_type, documents),
         "shingle_windows": sqltext.shingle_windows(k),
         "window_fingerprint": sqltext.window_fingerprint(k),
         "shingle_text": sqltext.shingle_text(shingle_type, k),

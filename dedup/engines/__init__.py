@@ -23,8 +23,8 @@ The interface:
   Failures leave an engine as `dedup.errors.EngineError` (one line; `out_of_space`, and then
   the message says where the engine spills) or as
   KeyboardInterrupt (Ctrl-C, interrupt()); no engine-specific exception escapes.
-- `EngineKind` (below, `engine_kind(name)`): what a run does differently on each engine, asked by
-  the rest of dedup instead of comparing engine names.
+- `EngineKind` (kinds.py, `engine_kind(name)`): what a run does differently on each engine, and
+  which options go with it, asked by the rest of dedup instead of comparing engine names.
 - `run_engine(settings, session=None, small=False)`: the engine a run works on, by `settings.engine`:
   DuckDB on `--db` (or a temporary database; in memory for a small run without --db), or Spark on
   a session (the given one, or a new one that it stops) with the stage tables under `--work-dir`
@@ -41,11 +41,11 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..statement import Statement
+from .kinds import EngineKind, engine_kind
 from .protocol import Checkpoints, Engine
 
 if TYPE_CHECKING:
@@ -63,44 +63,6 @@ __all__ = [
     "engine_for",
     "temp_directory",
 ]
-
-
-@dataclass(frozen=True)
-class EngineKind:
-    """What a run does differently on an engine, declared here once: the rest of dedup asks these
-    questions and never compares an engine's name.
-
-    reads_paths: the engine reads the input paths with its own readers, where the data is (Spark);
-    otherwise dedup reads them (dedup.corpus.read, before the database opens, or documents given in
-    memory) and registers them. batched: the per-document stages and the verification run in
-    batches of a table (dedup.runner), where the engine holds the whole run in one process's memory
-    (DuckDB); Spark partitions them itself. keeps_clusters: a kept database, or any export, gets the
-    clusters table as the index commands expect (DuckDB); otherwise only when --keep is given or an
-    export needs them. writes_deduplicated: --write-deduplicated is supported. queries: the
-    engine's own queries a run executes (besides those every engine runs)."""
-
-    reads_paths: bool
-    batched: bool
-    keeps_clusters: bool
-    writes_deduplicated: bool
-    queries: tuple[str, ...] = ()
-
-
-KINDS = {
-    "duckdb": EngineKind(reads_paths=False, batched=True, keeps_clusters=True, writes_deduplicated=True),
-    "spark": EngineKind(
-        reads_paths=True,
-        batched=False,
-        keeps_clusters=False,
-        writes_deduplicated=False,
-        queries=("spark_input_digest", "spark_skipped"),
-    ),
-}
-
-
-def engine_kind(name: str) -> EngineKind:
-    """The kind of the engine (or SQL dialect) `name`: duckdb or spark."""
-    return KINDS[name]
 
 
 def temp_directory(path: Path, settings: Settings | Limits | None) -> Path:

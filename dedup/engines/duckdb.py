@@ -238,6 +238,9 @@ class DuckDBEngine:
     def checkpoint(self) -> None:
         self._query("checkpoint")
 
+    def read_inputs(self, settings: Any) -> tuple[bool, list[str]]:
+        raise TypeError("DuckDB's inputs are read by dedup.corpus.read and registered")
+
     def stage_markers(self) -> None:
         return None  # a run's finished stages are rows of the database's `stages` table
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Protocol
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..statement import Statement
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from ..settings import Settings
 
 
 class Checkpoints(Protocol):
@@ -97,6 +100,11 @@ class Engine(Protocol):
     def checkpoint(self) -> None:
         """Write what was committed into the database file, so that the space of dropped tables is
         free to reuse (outside a transaction)."""
+
+    def read_inputs(self, settings: Settings) -> tuple[bool, list[str]]:
+        """On an engine that reads the input paths itself (its kind's reads_paths): register
+        raw_documents and raw_skipped from settings.inputs; whether an input's ids came from a
+        column (they may repeat: the caller checks), and the notes for the summary."""
 
     def stage_markers(self) -> Checkpoints | None:
         """The engine's own marks of finished stages (Spark: files in its work folder), or None

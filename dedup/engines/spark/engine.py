@@ -365,6 +365,11 @@ class SparkEngine:
         statements.append("".join(current).strip())
         return [statement for statement in statements if statement]
 
+    def read_inputs(self, settings: Settings) -> tuple[bool, list[str]]:
+        from .read import read_corpus
+
+        return read_corpus(self, settings)
+
     def stage_markers(self) -> StageMarkers:
         from .markers import StageMarkers
 

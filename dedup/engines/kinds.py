@@ -1,0 +1,106 @@
+"""What a run does differently on each engine, declared once: the rest of dedup asks an engine's
+kind (`engine_kind(name)`) and never compares an engine's name. This includes which run options
+go with which engine (`EngineKind.check`, called when the options are built)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import UsageError
+from ..sqltext import DUCKDB, Generated
+from .spark.sqltext import SPARK
+
+
+@dataclass(frozen=True)
+class EngineKind:
+    """reads_paths: the engine reads the input paths with its own readers, where the data is (Spark);
+    otherwise dedup reads them (dedup.corpus.read, before the database opens, or documents given in
+    memory) and registers them. batched: the per-document stages and the verification run in
+    batches of a table (dedup.runner), where the engine holds the whole run in one process's memory
+    (DuckDB); Spark partitions them itself. keeps_clusters: a kept database, or any export, gets the
+    clusters table as the index commands expect (DuckDB); otherwise only when --keep is given or an
+    export needs them. writes_deduplicated: --write-deduplicated is supported. queries: the
+    engine's own queries a run executes (besides those every engine runs). generated: the
+    fragments its dialect generates differently (dedup.sqltext).
+
+    options: the run options (Settings field, flag) that only this engine takes; instead: what a
+    user of this engine is told to use when they give another engine's option; unsupported: the
+    options (field, flag, why) that every other engine takes and this one does not; check: this
+    engine's own checks of the options (Settings), after those."""
+
+    name: str
+    title: str
+    generated: Generated
+    reads_paths: bool
+    batched: bool
+    keeps_clusters: bool
+    writes_deduplicated: bool
+    queries: tuple[str, ...] = ()
+    options: tuple[tuple[str, str], ...] = ()
+    instead: str = ""
+    unsupported: tuple[tuple[str, str, str], ...] = ()
+    check_more: Callable[[Any], None] | None = None
+
+    def check(self, settings: Any) -> None:
+        """Refuse the options (a Settings) that this engine does not take, in one line each."""
+        for other in KINDS.values():
+            for field, flag in other.options if other is not self else ():
+                if getattr(settings, field) not in (None, ()):
+                    raise UsageError(f"{flag} is for the {other.title} engine (--engine {other.name}){self.instead}")
+        for field, flag, why in self.unsupported:
+            if getattr(settings, field) not in (None, False):
+                raise UsageError(f"{flag} is not supported with --engine {self.name}{why}")
+        if self.check_more is not None:
+            self.check_more(settings)
+
+
+def _check_spark(settings: Any) -> None:
+    local = settings.master is None or settings.master.startswith("local")  # Spark in this process's JVM
+    if settings.work_dir is None and not local:  # a temporary folder serves a local master only
+        raise UsageError(
+            f"--engine spark on {settings.master} needs --work-dir DIR (where the stage tables are written)"
+        )
+
+
+KINDS = {
+    "duckdb": EngineKind(
+        name="duckdb",
+        title="DuckDB",
+        generated=DUCKDB,
+        reads_paths=False,
+        batched=True,
+        keeps_clusters=True,
+        writes_deduplicated=True,
+        options=(
+            ("db", "--db"),
+            ("threads", "--threads"),
+            ("memory_limit", "--memory-limit"),
+            ("temp_dir", "--temp-dir"),
+        ),
+    ),
+    "spark": EngineKind(
+        name="spark",
+        title="Spark",
+        generated=SPARK,
+        reads_paths=True,
+        batched=False,
+        keeps_clusters=False,
+        writes_deduplicated=False,
+        queries=("spark_input_digest", "spark_skipped"),
+        options=(("master", "--master"), ("work_dir", "--work-dir"), ("spark_conf", "--spark-conf")),
+        instead="; with --engine spark use --work-dir and --spark-conf",
+        unsupported=(
+            ("include_hidden", "--include-hidden", " (Spark's readers skip hidden files)"),
+            ("strip_html", "--strip-html", " yet"),
+            ("ids_file", "--ids", " yet"),
+        ),
+        check_more=_check_spark,
+    ),
+}
+
+
+def engine_kind(name: str) -> EngineKind:
+    """The kind of the engine (or SQL dialect) `name`: duckdb or spark."""
+    return KINDS[name]
