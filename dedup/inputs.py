@@ -19,7 +19,7 @@ from .corpus.spool import update_digest
 from .engines import Engine
 from .errors import UsageError
 from .settings import Settings
-from .sqlfiles import query
+from .sqlfiles import query, tables_needed
 from .stages import Plan
 
 
@@ -51,7 +51,8 @@ def load_inputs(engine: Engine, settings: Settings, plan: Plan, read: Read | Non
         loaded = _load_by_python(engine, read, plan)
     else:
         loaded = _load_by_engine(engine, settings, plan)
-    if settings.db is not None and not settings.replace_documents and engine.has_table("documents"):
+    indexed = [table for table in tables_needed("dropped_documents") if table != "raw_documents"]
+    if settings.db is not None and not settings.replace_documents and all(map(engine.has_table, indexed)):
         # a kept database never loses documents silently
         dropped, examples = engine.fetch_rows(plan.query("dropped_documents"))[0]
         if dropped:

@@ -20,6 +20,7 @@ class StageReport:
     rows: int
     seconds: float
     reused: bool = False  # finished by an earlier run with the same inputs and options
+    counts: str | None = None  # the run's count that its rows are (the stage's `counts:` header)
 
 
 @dataclass
@@ -52,15 +53,13 @@ class Summary:
 
     def account(self, loaded: int, skipped: int, latin1: int) -> None:
         """The input account and pair counts, from the stage reports: read = processed + empty + skipped."""
-        rows = {report.name: report.rows for report in self.stages}
+        for report in self.stages:
+            if report.counts is not None:
+                setattr(self, report.counts, report.rows)
         self.skipped = skipped
         self.read = loaded + skipped
-        self.processed = rows["signatures"]
         self.empty = loaded - self.processed
         self.latin1 = latin1
-        self.shingles = rows["shingles"]
-        self.candidates = rows["candidates"]
-        self.pairs = rows["pairs"]
 
     def counts(self) -> dict[str, int]:
         """The counts recorded in the runs table."""

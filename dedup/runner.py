@@ -1,18 +1,24 @@
-"""A run's plan executed on one engine, stage by stage: a stage that finished earlier with the same
-fingerprint is reused; any other runs in its own atomic step together with its checkpoint, and
-every later stage runs too (its input changed). A batched group (the stages' `batch:` headers, on
-DuckDB) runs on batches of documents or of candidates, each batch in memory, appending to the
-tables.
+"""Stages run on an engine, by one loop (run_steps): a run's plan stage by stage (run_stages), the
+stages of `dedup add` on the added documents in the staging schema (run_staged), and a query's
+stages in a scratch database.
+
+A run: a stage that finished earlier with the same fingerprint is reused; any other runs in its
+own atomic step together with its checkpoint, and every later stage runs too (its input changed).
+A batched group (the stages' `batch:` headers, on DuckDB) runs on batches of documents or of
+candidates, each batch in memory and in the staging schema, appending to the main tables.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from .engines import Engine
 from .records import Checkpoints
 from .reports import Progress, StageReport
-from .stages import Plan, Step
+from .sqlfiles import query, quote_identifier
+from .stages import Plan, Stage, Step
 
 # The one-line message of Ctrl-C during a run.
 STAGES_KEPT = "interrupted; every stage that had finished is kept (run again to resume)"
@@ -22,8 +28,7 @@ def run_stages(
     engine: Engine, done: Checkpoints, plan: Plan, fingerprint: str, progress: Progress
 ) -> list[StageReport]:
     """Run (or reuse) every stage, marking each finished in `done`; `fingerprint` is that of the
-    inputs, chained through each stage's statement. The raw_documents relation is released once
-    the documents stage wrote it."""
+    inputs, chained through each stage's statement."""
     reports: list[StageReport] = []
     rerun = False
     for number, (group, batched_on) in enumerate(zip(plan.groups, plan.batched_on, strict=True)):
@@ -35,7 +40,7 @@ def run_stages(
             reused = [done.reuse(s.name, f, statement) for (s, statement), f in zip(group, fingerprints, strict=True)]
             if all(rows is not None for rows in reused):
                 for (stage, _), rows in zip(group, reused, strict=True):
-                    reports.append(StageReport(stage.name, int(rows or 0), 0.0, reused=True))
+                    reports.append(StageReport(stage.name, int(rows or 0), 0.0, reused=True, counts=stage.counts))
                     progress.finish(reports[-1])
                 continue
         rerun = True
@@ -70,7 +75,7 @@ def _record(
     reports = []
     for (stage, _), stage_fingerprint in zip(group, fingerprints, strict=True):
         rows = done.record(stage.name, stage_fingerprint, plan.options)
-        reports.append(StageReport(stage.name, rows, seconds[stage.name]))
+        reports.append(StageReport(stage.name, rows, seconds[stage.name], counts=stage.counts))
         progress.finish(reports[-1])
     return reports
 
@@ -87,43 +92,84 @@ def _run_group(
     several batches, on each batch of the `batched_on` table in the staging schema, which shadows
     main (as `index add` stages new documents), appending each batch's rows to the main tables:
     each batch is its own atomic step, followed by a checkpoint."""
+
+    def skipped(stage: Stage) -> None:
+        if stage.reads_inputs:  # the inputs that were not documents, beside them
+            engine.create_table("skipped", plan.query("skipped"))
+
     staged = batched_on if len(batches) > 1 else None  # the table the batches are cut from
-    seconds = {stage.name: 0.0 for stage, _ in group}
     if not staged:
-        _run_batch(engine, plan, group, None, seconds, progress)
-        return seconds
-    engine.execute(plan.query("staging_create"))
-    engine.execute(plan.query("staging_enter"))
-    try:
+        return run_steps(engine, group, progress, after=skipped)
+    seconds = {stage.name: 0.0 for stage, _ in group}
+    with staging(engine):
         for number, (first, last) in enumerate(batches):
             with engine.atomic(STAGES_KEPT):
                 engine.create_table(staged, plan.query("batch", staged).with_values(first=first, last=last))
-                _run_batch(engine, plan, group, "staging_keep" if number == 0 else "staging_append", seconds, progress)
-                for name in (staged, *seconds):
-                    engine.execute(plan.query("staging_drop", name))
+                ran = run_staged(engine, group, progress, after=skipped, replace=number == 0, also_drop=(staged,))
+                for name, spent in ran.items():
+                    seconds[name] += spent
             engine.checkpoint()  # the dropped staging tables' space is free for the next batch
-    finally:
-        engine.execute(plan.query("staging_leave"))
     return seconds
 
 
-def _run_batch(
+def run_steps(
     engine: Engine,
-    plan: Plan,
-    group: tuple[Step, ...],
-    append: str | None,
-    seconds: dict[str, float],
-    progress: Progress,
-) -> None:
-    """The group's stages on the whole tables, or on one batch staged (`append`: the query that puts
-    its rows into the main tables), adding each stage's seconds."""
-    for stage, statement in group:
-        progress.start(stage.name)
+    steps: Iterable[Step],
+    progress: Progress | None = None,
+    after: Callable[[Stage], None] | None = None,
+) -> dict[str, float]:
+    """Create each stage's table in order, the one loop that runs stages (a run's, a batch's, the
+    added documents' of `dedup add`, a query's in its scratch database). The inputs
+    (raw_documents, registered by the caller) are released after the stage that reads them;
+    after(stage) runs once the stage's table exists. The seconds of each stage."""
+    seconds = {}
+    for stage, statement in steps:
+        if progress is not None:
+            progress.start(stage.name)
         clock = time.perf_counter()
         engine.create_table(stage.name, statement)
-        if append:
-            engine.execute(plan.query(append, stage.name))
-        if stage.reads_inputs:  # the skipped inputs beside it; the raw texts are not needed any more
-            engine.create_table("skipped", plan.query("skipped"))
+        if stage.reads_inputs:  # the raw texts are not needed any more
             engine.unregister("raw_documents")
+        if after is not None:
+            after(stage)
+        seconds[stage.name] = time.perf_counter() - clock
+    return seconds
+
+
+@contextmanager
+def staging(engine: Engine) -> Iterator[None]:
+    """Inside, tables are created in the staging schema and read from it first, then from main
+    (sql/queries/staging/staging_enter.sql): stages run there on a batch, or on added documents."""
+    engine.execute(query("staging_create", dialect=engine.dialect))
+    engine.execute(query("staging_enter", dialect=engine.dialect))
+    try:
+        yield
+    finally:
+        engine.execute(query("staging_leave", dialect=engine.dialect))
+
+
+def run_staged(
+    engine: Engine,
+    steps: Sequence[Step],
+    progress: Progress | None = None,
+    after: Callable[[Stage], None] | None = None,
+    *,
+    replace: bool = False,
+    also_drop: tuple[str, ...] = (),
+) -> dict[str, float]:
+    """run_steps inside `staging`, then each staged table appended to the main table of its name
+    (replace: made the main table, for a run's first batch) and dropped, with the staged tables
+    `also_drop` (a batch's input). A pair table that names its documents by id gets them in id
+    order (an added document is numbered after the indexed ones, whatever its id). The seconds
+    of each stage, its append included."""
+    seconds = run_steps(engine, steps, progress, after)
+    dialect = engine.dialect
+    for stage, _ in steps:
+        clock = time.perf_counter()
+        table = quote_identifier(stage.name)
+        append = "staging_keep" if replace else "staging_append_pairs" if stage.lists_ids else "staging_append"
+        engine.execute(query(append, dialect=dialect, table=table))
         seconds[stage.name] += time.perf_counter() - clock
+    for name in (*also_drop, *seconds):
+        engine.execute(query("staging_drop", dialect=dialect, table=quote_identifier(name)))
+    return seconds

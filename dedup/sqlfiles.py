@@ -1,13 +1,13 @@
 """The one loader of sql/: read a file (its dialect's version first), fill its fragments, bind its parameters.
 
 A file of sql/ starts with a header of `-- key: value` lines (stage or query, reads, writes,
-params, methods) and holds one statement; a query that makes a table is its SELECT alone (the
-engine writes the `create ... as` line). `{{ name }}` marks a fragment that Python fills from
-its own fixed lists (generated column lists, table names quoted by `quote_identifier`, a
-shared fragment file), never from user input; `$name` marks a parameter. The binding rule, for
-every statement: the values of exactly the `$names` the text uses, outside comments, are bound;
-a missing one is an error.
-"""
+params; a stage's methods, batch, order, scope and counts: dedup.stages.Stage) and holds one
+statement; a query that makes a table is its SELECT alone (the engine writes the `create ... as`
+line). `{{ name }}` marks a fragment that Python fills from its own fixed lists (generated column
+lists, table names quoted by `quote_identifier`, a shared fragment file), never from user input;
+`$name` marks a parameter. The binding rule, for every statement: the values of exactly the
+`$names` the text uses, outside comments, are bound; a missing one is an error. The tables a
+query needs are those its header reads (`tables_needed`)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from .statement import Statement
 
 PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 TEMPLATE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
-HEADER = re.compile(r"--\s*(stage|query|fragment|reads|writes|params|methods|batch|order|scope):\s*(.*)")
+HEADER = re.compile(r"--\s*(stage|query|fragment|reads|writes|params|methods|batch|order|scope|counts):\s*(.*)")
 CONTINUED = re.compile(r"--\s{4,}(\S.*)")
 
 Fragments = Mapping[str, str | Callable[[], str]]
@@ -66,6 +66,33 @@ def read_sql(path: str, dialect: str = "duckdb") -> SqlFile:
     file = own if own.is_file() else root / path
     text = file.read_text(encoding="utf-8")
     return SqlFile(path=path, header=parse_header(text), text=text)
+
+
+TABLE = re.compile(r"([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)?)(?:\(([^)]*)\))?")
+NOTE = re.compile(r"\s{2,}\([^)]*\)")  # a note in parentheses after two spaces
+
+
+def declared_tables(value: str) -> dict[str, list[str]]:
+    """The tables (and their columns) of a `reads:` or `writes:` header value:
+    `a(x, y), b   (a note)` -> {"a": ["x", "y"], "b": []}; `(none...)` -> {}."""
+    if value.startswith("(no"):
+        return {}
+    tables: dict[str, list[str]] = {}
+    for match in TABLE.finditer(NOTE.sub("", value)):
+        tables[match.group(1)] = [c.strip() for c in (match.group(2) or "").split(",") if c.strip()]
+    return tables
+
+
+def tables_needed(*queries: str, dialect: str = "duckdb") -> tuple[str, ...]:
+    """The tables that the queries named read (their `reads:` headers) and none of them writes:
+    what must exist before they run."""
+    read: dict[str, None] = {}
+    written: set[str] = set()
+    for name in queries:
+        header = read_sql(query_paths()[name], dialect).header
+        read.update(dict.fromkeys(declared_tables(header.get("reads", ""))))
+        written.update(declared_tables(header.get("writes", "")))
+    return tuple(table for table in read if table not in written)
 
 
 def quote_identifier(name: str) -> str:

@@ -18,7 +18,7 @@ from . import sqltext
 from .bindings import bindings
 from .engines import Statement, engine_kind
 from .settings import Settings
-from .sqlfiles import bind, fill, query, quote_identifier, read_sql, sql_dir
+from .sqlfiles import bind, fill, query, read_sql, sql_dir
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,12 @@ class Stage:
     def lists_ids(self) -> bool:
         """Whether the stage's rows name their documents by id too (id_a, id_b), not by doc_id alone."""
         return re.search(r"\bid_a\b", self.header["writes"]) is not None
+
+    @property
+    def counts(self) -> str | None:
+        """The run's count that the stage's rows are ('counts:' header): shingles, processed
+        (documents with shingles), candidates or pairs, in the summary and the runs table."""
+        return self.header.get("counts")
 
     @property
     def methods(self) -> tuple[str, ...] | None:
@@ -200,14 +206,10 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
             "export_pairs_between_groups",
             "exact_copies",
         )
-        + (("staging_create", "staging_enter", "staging_leave") if batched else ())
         + engine.queries
     }
     sizes = batch_sizes(settings.duckdb_memory_bytes, settings.banding.bands, settings.shingle_type)
     for table in dict.fromkeys(t for t in batched_on if t is not None):
         queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect)
         queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect)
-        for name in (table, *(stage.name for stage, _ in steps if stage.batched_on == table)):
-            for kind in ("staging_keep", "staging_append", "staging_drop"):
-                queries[f"{kind} {name}"] = query(kind, dialect=dialect, table=quote_identifier(name))
     return Plan(dialect, settings.options(), tuple(tuple(group) for group in groups), tuple(batched_on), queries)

@@ -2,6 +2,7 @@
 -- reads:  documents(doc_id, norm)
 -- writes: shingles(doc_id, fingerprint, h)
 -- params: $k
+-- counts: shingles
 -- scope:  documents
 -- batch:  documents
 -- order:  any

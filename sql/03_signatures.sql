@@ -2,6 +2,7 @@
 -- reads:  shingles(doc_id, h)
 -- writes: signatures(doc_id, n_shingles, mh_0 .. mh_{num_perm-1})
 -- params: $a_0 .. $a_{num_perm-1}, $b_0 .. $b_{num_perm-1}
+-- counts: processed
 -- scope:  documents
 -- batch:  documents
 -- One row per document with shingles: for each permutation i, the minimum over its shingles

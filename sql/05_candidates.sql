@@ -2,6 +2,7 @@
 -- reads:  band_hashes(doc_id, band, bucket), documents(doc_id, id, norm)
 -- writes: candidates(doc_id_a, doc_id_b, shared_bands)
 -- params: $bands
+-- counts: candidates
 -- scope:  pairs
 -- methods: lsh
 -- One row per pair of documents that share at least one bucket (MMDS ch. 3.4.1), with the

@@ -2,6 +2,7 @@
 -- reads:  shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
 -- writes: candidates(doc_id_a, doc_id_b, shared_bands)
 -- params: $threshold
+-- counts: candidates
 -- scope:  pairs
 -- methods: exact
 -- Every pair that can reach Jaccard >= threshold t, found without hashing shortcuts by prefix

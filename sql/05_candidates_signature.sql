@@ -2,6 +2,7 @@
 -- reads:  signatures(doc_id, mh_*)
 -- writes: candidates(doc_id_a, doc_id_b, shared_bands)
 -- params: $threshold, $num_perm
+-- counts: candidates
 -- scope:  pairs
 -- methods: signature
 -- Every pair of documents whose MinHash estimate (share of equal signature values, MMDS ch. 3.3)

@@ -2,6 +2,7 @@
 -- reads:  verified(doc_id_a, doc_id_b, jaccard), documents(doc_id, id, norm), signatures(doc_id, mh_*)
 -- writes: pairs(doc_id_a, doc_id_b, id_a, id_b, jaccard, estimate)
 -- params: $threshold, $num_perm
+-- counts: pairs
 -- scope:  pairs
 -- The result: one row per unordered pair with exact Jaccard >= threshold, plus the MinHash
 -- estimate (share of equal signature values). `dedup run` and `dedup export` sort it (jaccard

@@ -100,21 +100,21 @@ def test_a_run_stopped_between_batches_marks_none_of_the_group_finished_and_resu
     run_into(tmp_path / "run.duckdb", tmp_path / "c")  # a finished run first: its later stages are marked
     monkeypatch.setattr(plan_stages, "BATCH_DOCUMENTS", 4)
     calls = []
-    original = runner._run_batch
+    original = runner.run_staged
 
-    def stopping(engine, plan, group, append, seconds, progress):
-        calls.append(append)
+    def stopping(*args, **kwargs):
+        calls.append(kwargs["replace"])
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return original(engine, plan, group, append, seconds, progress)
+        return original(*args, **kwargs)
 
-    monkeypatch.setattr(runner, "_run_batch", stopping)
+    monkeypatch.setattr(runner, "run_staged", stopping)
     with pytest.raises(dedup.errors.Interrupted):
         run_into(tmp_path / "run.duckdb", tmp_path / "c", num_perm=64)  # other options: every stage reruns
     with duckdb.connect(str(tmp_path / "run.duckdb"), read_only=True) as con:
         assert [s for (s,) in con.execute("select stage from stages order by all").fetchall()] == ["documents"]
         assert 0 < con.execute("select count(*) from signatures").fetchall()[0][0] < 40  # two batches of 4
-    monkeypatch.setattr(runner, "_run_batch", original)
+    monkeypatch.setattr(runner, "run_staged", original)
     run_into(tmp_path / "run.duckdb", tmp_path / "c")
     for table in TABLES:
         assert differing_rows(tmp_path / "one.duckdb", tmp_path / "run.duckdb", table) == 0, table

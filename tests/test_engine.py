@@ -74,6 +74,26 @@ def test_nothing_outside_the_engines_compares_an_engine_name():
     assert found == []
 
 
+def test_only_the_runner_and_the_stage_registry_name_a_stage_table():
+    """Stage names come from the SQL headers (dedup.stages): no other module creates, tests or
+    drops a stage's table by a name written in Python."""
+    from dedup.stages import stage_names
+
+    calls = {"create_table", "has_table", "drop_table", "rename_table"}
+    found = sorted(
+        f"{source.relative_to(PACKAGE)}:{node.lineno}"
+        for source in PACKAGE.rglob("*.py")
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in calls
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and node.args[0].value in stage_names()
+    )
+    assert found == []
+
+
 def test_duckdb_gets_three_quarters_of_the_memory_limit(tmp_path):
     engine = open_engine(tmp_path / "db.duckdb", Limits(memory_limit="100MB"))
     try:

@@ -58,17 +58,17 @@ def test_index_commands_refuse_the_tables_of_a_run_that_did_not_finish(tmp_path,
     docs = planted_corpus(8, 2, seed=14)
     db = make_index(tmp_path, docs)
     first_id, first_text = next(iter(docs.items()))
-    original = runner._run_batch
+    original = runner.run_steps
 
-    def stopping(engine, plan, group, append, seconds, progress):
-        if group[0][0].name == "band_hashes":
+    def stopping(engine, steps, *args, **kwargs):
+        if steps[0][0].name == "band_hashes":
             raise KeyboardInterrupt
-        return original(engine, plan, group, append, seconds, progress)
+        return original(engine, steps, *args, **kwargs)
 
-    monkeypatch.setattr(runner, "_run_batch", stopping)
+    monkeypatch.setattr(runner, "run_steps", stopping)
     stopped = run_cli("run", tmp_path / "index.jsonl", "--db", db, "-q", "-k", "5")
     assert stopped.exit_code == 130, stopped.stderr
-    monkeypatch.setattr(runner, "_run_batch", original)
+    monkeypatch.setattr(runner, "run_steps", original)
     late = write_jsonl(tmp_path / "late.jsonl", {"late": first_text + " and a few more words"})
     commands = [
         ("add", db, late, "-q"),

@@ -145,6 +145,34 @@ def test_every_stage_declares_the_scope_its_rows_have():
     assert stage_names() == (*stage_names("documents"), *stage_names("pairs"))  # the pairs come last
 
 
+def test_every_count_of_a_run_is_the_rows_of_one_stage_of_each_method():
+    """The summary and the runs table take shingles, processed, candidates and pairs from the rows
+    of the stage whose `counts:` header names them (a wrong name would set nothing the summary
+    reads, and the count would stay 0)."""
+    from dedup.reports import Summary
+    from dedup.settings import Settings
+    from dedup.stages import pipeline_stages
+
+    fields = set(Summary.__dataclass_fields__)
+    for method in ("lsh", "signature", "exact"):
+        counted = [s.counts for s in pipeline_stages(Settings(inputs=("x",), method=method)) if s.counts]
+        assert sorted(counted) == ["candidates", "pairs", "processed", "shingles"], method
+        assert set(counted) <= fields
+
+
+def test_tables_needed_reads_the_headers_of_the_queries():
+    """What the clusters, the report and a query need is what their queries' headers read."""
+    from dedup.sqlfiles import declared_tables as parsed
+    from dedup.sqlfiles import tables_needed
+
+    assert tables_needed("cluster_edges", "cluster_labels_start", "clusters") == ("pairs", "documents", "signatures")
+    assert tables_needed("query_jaccard") == ("shingles", "documents")
+    assert parsed("raw_documents(position, id, text)   (an Arrow table)") == {
+        "raw_documents": ["position", "id", "text"]
+    }
+    assert parsed("(nothing: one row)") == {}
+
+
 def test_queries_sit_in_one_folder_per_purpose_under_unique_names():
     from dedup.sqlfiles import query_paths
 

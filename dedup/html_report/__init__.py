@@ -15,11 +15,19 @@ from ..engines import open_engine
 from ..errors import DedupError, UsageError
 from ..records import check_finished
 from ..settings import Limits
+from ..sqlfiles import query_paths, tables_needed
 from .data import gather
 from .page import write
 
-# Every method leaves these; band_hashes only `--method lsh` (the buckets section needs it).
-REPORT_TABLES = ("documents", "signatures", "candidates", "verified", "pairs", "runs", "stages", "skipped", "clusters")
+# The buckets section's query, whose tables (band_hashes) only `--method lsh` leaves; every method
+# leaves those of the others (their `reads:` headers).
+BUCKETS = "report_largest_buckets"
+
+
+def report_tables() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The tables the report needs, and those its buckets section needs."""
+    queries = [name for name in query_paths() if name.startswith("report_") and name != BUCKETS]
+    return tables_needed(*queries), tables_needed(BUCKETS)
 
 
 @dataclass(frozen=True)
@@ -36,12 +44,13 @@ def build_report(db: Path, output: Path, top: int = 10, sample_pairs: int = 20, 
         raise UsageError(f"no database at {db} (create one with `dedup run ... --db {db}`)")
     engine = open_engine(db, limits, read_only=True)
     try:
-        missing = [table for table in REPORT_TABLES if not engine.has_table(table)]
+        needed, buckets = report_tables()
+        missing = [table for table in needed if not engine.has_table(table)]
         if missing:
             hint = "`dedup clusters DB` makes it" if missing == ["clusters"] else "make it with `dedup run ... --db`"
             raise DedupError(f"{db} has no {', '.join(missing)} table: {hint}")
         check_finished(engine, db)
-        data = gather(engine, db, top=top, sample_pairs=sample_pairs, buckets=engine.has_table("band_hashes"))
+        data = gather(engine, db, top=top, sample_pairs=sample_pairs, buckets=all(map(engine.has_table, buckets)))
     finally:
         engine.close()
     size = write(data, output)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..choices import Keep
 from ..engines import Engine
 from ..errors import DedupError
-from ..sqlfiles import query
+from ..sqlfiles import query, tables_needed
 
 MAX_ROUNDS = 10_000
 WORK_TABLES = ("cluster_touched", "cluster_members", "cluster_edges", "cluster_labels", "clusters_changed")
@@ -22,7 +22,7 @@ def build_clusters(engine: Engine, keep: Keep | str = Keep.first) -> int:
     """Create `clusters` from `pairs` (and exact duplicates); return the number of label rounds."""
     keep = Keep(keep)
     dialect = engine.dialect
-    for table in ("documents", "signatures", "pairs"):
+    for table in tables_needed("cluster_edges", "cluster_labels_start", "clusters"):
         if not engine.has_table(table):
             raise DedupError(f"the database has no {table} table: is it a database left by `dedup run --db`?")
     engine.create_table("cluster_edges", query("cluster_edges", dialect=dialect))

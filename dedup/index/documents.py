@@ -16,9 +16,10 @@ from ..errors import DedupError, UsageError
 from ..hashing import SCHEME
 from ..interrupts import committing
 from ..records import check_finished, forget_stages, latest_run, record_change
+from ..runner import run_staged, staging
 from ..settings import Limits, Settings
 from ..sqlfiles import query, quote_identifier
-from ..stages import Stage, compile_stage, pipeline_stages, stage_names
+from ..stages import Stage, compile_stages, stage_names
 from .clusters import update_clusters
 
 INDEX_TABLES = (*stage_names(), "runs")
@@ -135,51 +136,30 @@ def _check_id_type(engine: Engine, raw: pa.Table) -> None:
 
 
 def _stage_new_documents(engine: Engine, settings: Settings, raw: pa.Table, first_new: int, positions: int) -> None:
-    """Run the stages in a staging schema that shadows main, then append their rows to main: the
-    stages of one document's rows (`scope: documents`) on the new documents alone; the pair stages
-    (`scope: pairs`) on the pairs with a new document, the first of them (the candidates) made by
-    the index's own method on the union and the rest unchanged, reading the appended main tables
-    through the search path."""
+    """Run the stages in the staging schema, which shadows main, and append their rows to main
+    (dedup.runner.run_staged): the stages of one document's rows (`scope: documents`) on the new
+    documents alone; then the pair stages (`scope: pairs`) on the pairs with a new document, the
+    first of them (the candidates) made by the index's own method on the union and the rest
+    unchanged, reading the appended main tables through the search path."""
     dialect = engine.dialect
-    stages = pipeline_stages(settings)
-    per_document = [s for s in stages if s.scope == "documents"]
-    candidates, *verification = [s for s in stages if s.scope == "pairs"]
+    steps = compile_stages(settings, dialect)
+    per_document = [step for step in steps if step[0].scope == "documents"]
+    (candidates, statement), *verification = [step for step in steps if step[0].scope == "pairs"]
+    if settings.method == "lsh":  # the new documents' buckets against every document's
+        statement = query("add_candidates", {"first_new": first_new}, dialect)
 
-    def run_stage(stage: Stage) -> None:
-        engine.create_table(stage.name, compile_stage(stage, settings, dialect))
+    def renumber(stage: Stage) -> None:
+        if stage.reads_inputs:  # numbered after the indexed documents
+            engine.execute(query("staging_renumber", {"offset": first_new - 1, "positions": positions}, dialect))
 
-    engine.execute(query("staging_create", dialect=dialect))
-    engine.execute(query("staging_enter", dialect=dialect))
-    try:
-        engine.register_arrow("raw_documents", raw)
-        for stage in per_document:
-            run_stage(stage)
-            if stage.reads_inputs:
-                engine.unregister("raw_documents")
-                renumber = {"offset": first_new - 1, "positions": positions}
-                engine.execute(query("staging_renumber", renumber, dialect))
-        _append_staged(engine, per_document)
-        if settings.method == "lsh":  # the new documents' buckets against every document's
-            engine.create_table(candidates.name, query("add_candidates", {"first_new": first_new}, dialect))
-        else:
-            run_stage(candidates)
+    def keep_new(stage: Stage) -> None:
+        if stage is candidates and settings.method != "lsh":
             engine.execute(query("keep_new_candidates", {"first_new": first_new}, dialect))
-        for stage in verification:
-            run_stage(stage)
-        _append_staged(engine, [candidates, *verification])
-    finally:
-        engine.execute(query("staging_leave", dialect=dialect))
 
-
-def _append_staged(engine: Engine, stages: list[Stage]) -> None:
-    """Append each staging table's rows to the main table of the same name, then drop it; a pair
-    table that names its documents by id gets them in id order (an added document is numbered
-    after the indexed ones, whatever its id)."""
-    for stage in stages:
-        table = quote_identifier(stage.name)
-        append = "staging_append_pairs" if stage.lists_ids else "staging_append"
-        engine.execute(query(append, dialect=engine.dialect, table=table))
-        engine.execute(query("staging_drop", dialect=engine.dialect, table=table))
+    with staging(engine):
+        engine.register_arrow("raw_documents", raw)
+        run_staged(engine, per_document, after=renumber)
+        run_staged(engine, [(candidates, statement), *verification], after=keep_new)
 
 
 def _delete(engine: Engine, doc_ids: list[int]) -> None:

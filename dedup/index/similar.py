@@ -7,8 +7,9 @@ import pyarrow as pa
 from ..cleanup import html_to_text
 from ..engines import Engine
 from ..errors import DedupError, UsageError
+from ..runner import run_steps
 from ..settings import Settings
-from ..sqlfiles import query
+from ..sqlfiles import query, tables_needed
 from ..stages import compile_stages
 from .documents import doc_ids_of, index_settings
 
@@ -109,17 +110,22 @@ def _raw(ids: list[int], texts: list[str]) -> pa.Table:
     )
 
 
-def _run_until(scratch: Engine, settings: Settings, raw: pa.Table, last: str) -> None:
-    scratch.register_arrow("raw_documents", raw)
+def _run_for(scratch: Engine, settings: Settings, raw: pa.Table, *wanted: str) -> None:
+    """Run the stages on `raw` in the scratch database until they made the tables that the
+    queries `wanted` read."""
+    needed = set(tables_needed(*wanted))
+    steps = []
     for stage, statement in compile_stages(settings, scratch.dialect):
-        scratch.create_table(stage.name, statement)
-        if stage.name == last:
+        if not needed:
             break
-    scratch.unregister("raw_documents")
+        steps.append((stage, statement))
+        needed.discard(stage.name)
+    scratch.register_arrow("raw_documents", raw)
+    run_steps(scratch, steps)
 
 
 def _query_buckets(scratch: Engine, settings: Settings, text: str) -> pa.Table:
-    _run_until(scratch, settings, _raw([QUERY], [text]), "band_hashes")
+    _run_for(scratch, settings, _raw([QUERY], [text]), "query_buckets", "query_shingles")
     return scratch.fetch_arrow(query("query_buckets", dialect=scratch.dialect))
 
 
@@ -136,5 +142,5 @@ def _jaccard(scratch: Engine, settings: Settings, text: str, texts: pa.Table) ->
     if texts.num_rows == 0:
         return pa.table({"doc_id": pa.array([], pa.int64()), "jaccard": pa.array([], pa.float64())})
     ids = [QUERY, *texts.column("doc_id").to_pylist()]
-    _run_until(scratch, settings, _raw(ids, [text, *texts.column("text").to_pylist()]), "shingles")
+    _run_for(scratch, settings, _raw(ids, [text, *texts.column("text").to_pylist()]), "query_jaccard")
     return scratch.fetch_arrow(query("query_jaccard", {"query": QUERY}, scratch.dialect))
