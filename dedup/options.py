@@ -1,6 +1,6 @@
 """A run's options, built and checked once for every caller (`dedup run`, `dedup eval`, `dedup.run`):
-`Settings` puts each value in its form and checks it alone; here they are checked against the files
-they name, before any work is done."""
+`Settings` puts each value in its form and checks it alone; here they are checked against the
+engine (dedup.engines.kinds) and against the files they name, before any work is done."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
     another output. in_memory: the documents are given in memory (`dedup.run(documents=...)`)."""
     settings = Settings(**{name: value for name, value in given.items() if value is not None})
     kind = engine_kind(settings.engine)
+    kind.check(settings)  # the options that go with another engine, or that this one lacks
     if not kind.reads_paths and not in_memory:  # an engine that reads paths checks them as it reads them
         id_column, text_column = given.get("id_column"), given.get("text_column")
         check_column_options(settings.inputs, settings.lines, id_column, text_column, settings.delimiter)

@@ -15,7 +15,6 @@ from typing import Any
 
 from .banding import Banding, candidate_probability, choose_banding
 from .choices import EngineName, ExportKind, Keep, Method, PairsListed, ShingleType, values
-from .engines.kinds import engine_kind
 from .errors import UsageError
 from .hashing import DEFAULT_SEED
 
@@ -179,7 +178,6 @@ class Settings:
     def _engine(self) -> EngineName:
         if self.engine not in values(EngineName):
             raise UsageError(f"--engine must be duckdb or spark, got {self.engine!r}")
-        engine_kind(self.engine).check(self)  # the options that go with another engine, or none
         return EngineName(self.engine)
 
     def _banding(self) -> Banding:
