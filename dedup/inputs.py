@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from .corpus.read import Read, duplicate_id
-from .corpus.spool import update_digest
+from .corpus.spool import digest_tables
 from .engines import Engine
 from .errors import UsageError
 from .settings import Settings
@@ -69,11 +69,10 @@ def _load_by_python(engine: Engine, read: Read, plan: Plan) -> Loaded:
     raw, skipped = read.raw, read.skipped
     engine.register_arrow("raw_skipped", skipped)
     if read.spool is not None:  # a large input, written out as it was read
-        engine.register_parquet("raw_documents", read.spool.finish())
+        engine.register_parquet("raw_documents", read.spool.written())
         check_unique_ids(engine, plan)  # the ids of documents no longer held by Python, checked where they are
-        digest = read.spool.digest.copy()
-        update_digest(digest, skipped)
-        return Loaded(read.spool.documents, skipped, read.latin1, digest.hexdigest(), read.notes)
+        digest = digest_tables(skipped, start=read.spool.digest)
+        return Loaded(read.spool.documents, skipped, read.latin1, digest, read.notes)
     assert raw is not None, "inputs registered twice"
     read.raw = None  # the engine's registration is the only reference: freed once the documents stage ran
     engine.register_arrow("raw_documents", raw)
@@ -97,11 +96,3 @@ def check_unique_ids(engine: Engine, plan: Plan) -> None:
     duplicates = engine.fetch_rows(plan.query("duplicate_ids"))
     if duplicates:
         raise duplicate_id(duplicates[0][0])
-
-
-def digest_tables(*tables: pa.Table) -> str:
-    """sha256 of the tables' schemas and column buffers (tables built by dedup.corpus, offset 0)."""
-    digest = hashlib.sha256()
-    for table in tables:
-        update_digest(digest, table)
-    return digest.hexdigest()

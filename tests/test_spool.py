@@ -173,7 +173,7 @@ def test_a_spooled_input_gives_the_same_documents_pairs_and_account(tmp_path, sp
         settings = settings.replace(ids_file=Path(options[-1]))
     read = read_by_python(settings)
     assert read.raw is None and read.spool is not None and read.spool.documents == len(whole[1]) >= 100
-    folder = read.spool.finish().parent
+    folder = read.spool.written().parent
     read.close()
     assert not folder.exists()
     parts = run(tmp_path, "parts", inputs, options)

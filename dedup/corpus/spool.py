@@ -68,7 +68,7 @@ class Spool:
         self.documents += table.num_rows
         self.text_bytes += table.column("text").nbytes
 
-    def finish(self) -> Path:
+    def written(self) -> Path:
         """The file, complete (nothing can be written after)."""
         assert self._writer is not None and self._path is not None, "a spool is finished once written"
         self._writer.close()
@@ -107,3 +107,12 @@ def update_digest(digest: hashlib._Hash, table: pa.Table) -> None:
         for chunk in column.chunks:
             for buffer in chunk.buffers():
                 digest.update(b"-" if buffer is None else memoryview(buffer))
+
+
+def digest_tables(*tables: pa.Table, start: hashlib._Hash | None = None) -> str:
+    """sha256 of the tables' schemas and column buffers (update_digest), after what `start` (a
+    spool's digest of the documents it wrote) has hashed."""
+    digest = hashlib.sha256() if start is None else start.copy()
+    for table in tables:
+        update_digest(digest, table)
+    return digest.hexdigest()
