@@ -184,6 +184,7 @@ class Plan:
 
 def compile_run(settings: Settings, dialect: str) -> Plan:
     """The plan of a run of `settings` on an engine of `dialect`."""
+    sizes = batch_sizes(settings.duckdb_memory_bytes, settings.banding.bands, settings.shingle_type)
     steps = compile_stages(settings, dialect)
     engine = engine_kind(dialect)
     batched = engine.batched
@@ -208,7 +209,6 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
         )
         + engine.queries
     }
-    sizes = batch_sizes(settings.duckdb_memory_bytes, settings.banding.bands, settings.shingle_type)
     for table in dict.fromkeys(t for t in batched_on if t is not None):
         queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect)
         queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect)

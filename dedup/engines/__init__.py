@@ -95,10 +95,10 @@ def open_engine(
     from ..settings import duckdb_memory_bytes
     from .duckdb import DuckDBEngine
 
+    spill = temp_directory(path, settings) if settings is not None and path is not None else None
     threads = settings.threads if settings is not None else None
     memory_bytes = duckdb_memory_bytes(settings.memory_limit) if settings is not None else None
     memory_limit = f"{memory_bytes}B" if memory_bytes is not None else None
-    spill = temp_directory(path, settings) if settings is not None and path is not None else None
     return DuckDBEngine.open(
         None if in_memory else path,
         threads=threads,
