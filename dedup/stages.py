@@ -2,9 +2,9 @@
 
 A stage is compiled once into a Statement (dedup.engines): its generated column lists filled,
 its parameters bound. The same value fingerprints the stage (resume) and runs it. A Plan holds
-every statement of a run that its settings shape, compiled before any engine opens, so that running it
-(dedup.runner) needs nothing more from the settings (the
-staging schema's statements, the same for every run, it takes from sql/queries/staging/).
+every statement of a run that its settings shape, compiled before any engine opens, so that
+running it (dedup.runner) needs nothing more from the settings (the staging schema's statements,
+the same for every run, come from sql/queries/staging/ as the runner needs them).
 """
 
 from __future__ import annotations
