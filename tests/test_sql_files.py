@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from dedup import sqltext
+from dedup import sqlfiles, sqltext
 from dedup.sqlfiles import fill, read_sql, sql_dir, used_parameters
 
 FILES = sorted(str(path.relative_to(sql_dir())) for path in sql_dir().rglob("*.sql"))
@@ -42,16 +42,9 @@ def body_of(text: str) -> str:
 
 
 def declared_tables(field: str) -> dict[str, list[str]]:
-    """`a(x, y), b   (a note)` -> {"a": ["x", "y"], "b": []}; {{ fragments }} filled as in FRAGMENTS."""
-    field = fill(field, FRAGMENTS)
-    if field.startswith("(none"):
-        return {}
-    field = re.sub(r"\s{2,}\([^)]*\)", "", field)  # a note in parentheses after two spaces
-    tables: dict[str, list[str]] = {}
-    for match in re.finditer(rf"({NAME})(?:\(([^)]*)\))?", field):
-        columns = [c.strip() for c in (match.group(2) or "").split(",") if c.strip()]
-        tables[match.group(1)] = columns
-    return tables
+    """dedup's own parser of a header's tables (`a(x, y), b   (a note)` -> {"a": ["x", "y"], "b": []}),
+    {{ fragments }} filled as in FRAGMENTS."""
+    return sqlfiles.declared_tables(fill(field, FRAGMENTS))
 
 
 def declared_parameters(field: str) -> set[str]:

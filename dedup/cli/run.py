@@ -154,7 +154,7 @@ def run(
         from ..interrupts import interrupt_on_sigint
         from ..options import run_options
         from ..output import write_table
-        from ..pipeline import execute
+        from ..pipeline import clusters_rule, execute
         from .summary import print_skipped, print_summary, stage_progress
 
         settings = run_options(**given)
@@ -172,7 +172,8 @@ def run(
     if not quiet:
         print_summary(stderr, result, settings, output, show_skipped)
         if result.dropped is not None:
-            rule = settings.keep or Keep.first
+            rule = clusters_rule(settings)  # the rule the clusters were built by
+            assert rule is not None, "a run reports dropped documents only when it built clusters"
             stderr.print(f"clusters: {result.dropped} documents to drop (--keep {rule.value})", markup=False)
         if settings.write_deduplicated is not None:
             stderr.print(f"wrote the deduplicated input to {settings.write_deduplicated}", markup=False)
