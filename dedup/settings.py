@@ -119,12 +119,6 @@ class Settings:
             raise UsageError("give at least one input (a folder, a text file or a table)")
         if not 0.0 <= self.threshold <= 1.0:
             raise UsageError(f"--threshold must be between 0 and 1, got {self.threshold}")
-        if self.shingle_type not in values(ShingleType):
-            raise UsageError(f"--shingle-type must be char or word, got {self.shingle_type!r}")
-        if self.method not in values(Method):
-            raise UsageError(f"--method must be lsh, signature or exact, got {self.method!r}")
-        object.__setattr__(self, "shingle_type", ShingleType(self.shingle_type))
-        object.__setattr__(self, "method", Method(self.method))
         if self.method == "exact" and self.threshold <= 0.0:
             raise UsageError("--method exact needs --threshold above 0 (at 0 every pair of documents qualifies)")
         if not 1 <= self.shingle_size <= MAX_SHINGLE_SIZE:
@@ -143,7 +137,6 @@ class Settings:
         if self.ids_file is not None and (not self.lines or len(self.inputs) != 1):
             raise UsageError("--ids names the lines of one --lines input: give --lines and one input")
         object.__setattr__(self, "banding", self._banding())
-        object.__setattr__(self, "engine", self._engine())
 
     def _coerce(self) -> None:
         """Each value in its one form: paths as Path, choices as members, defaults for None."""
@@ -169,16 +162,14 @@ class Settings:
             if what not in values(ExportKind):
                 raise UsageError(f"cannot export {what!r}: use one of {', '.join(values(ExportKind))}")
         set_(self, "exports", tuple((ExportKind(what), Path(file)) for what, file in exports))
+        set_(self, "shingle_type", _choice(ShingleType, self.shingle_type, "--shingle-type"))
+        set_(self, "method", _choice(Method, self.method, "--method"))
+        set_(self, "engine", _choice(EngineName, self.engine, "--engine"))
         set_(self, "pairs", _choice(PairsListed, self.pairs, "--pairs"))
         if self.keep is not None:
             set_(self, "keep", _choice(Keep, self.keep, "--keep"))
         if self.output is not None and self.pairs is PairsListed.none:
             raise UsageError("--pairs none lists no pairs: drop --output, or list all or between-groups")
-
-    def _engine(self) -> EngineName:
-        if self.engine not in values(EngineName):
-            raise UsageError(f"--engine must be duckdb or spark, got {self.engine!r}")
-        return EngineName(self.engine)
 
     def _banding(self) -> Banding:
         bands, rows, num_perm = self.bands, self.rows, self.num_perm
