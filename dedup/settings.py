@@ -33,11 +33,12 @@ MAX_THREADS = 256
 
 
 # --memory-limit is the run's budget, not DuckDB's alone: DuckDB's memory_limit counts its buffer
-# pool, and the process holds ~1 GiB besides on a large run (Python, Arrow, DuckDB's allocations
-# outside the pool; measured: 5.10 GiB peak under a 4GB DuckDB limit at 10M documents, 2.85 GiB
-# under 2GB at 1M). So DuckDB gets this share of it: 4.00 GiB peak at 10M under 4GB, 1.9-2.3 GiB
-# at 1M under 2GB.
-DUCKDB_SHARE = 0.75
+# pool, and the process holds ~1.2 GiB besides on a large run (Python, Arrow, DuckDB's allocations
+# outside the pool, and memory freed but not yet returned: the resident size swings by 0.3 GiB
+# within half a second). Measured at 10M documents under 4GB: a 3/4 share peaked at 4.06-4.12 GiB,
+# 0.35 GiB above the highest of polls every 0.5 s; this share at 3.49 GiB (polls 3.41), with the
+# same stage seconds (1,072 against 1,063); at 1M under 2GB 1.8-1.9 GiB and 1 % more stage seconds.
+DUCKDB_SHARE = 0.65
 
 
 def duckdb_memory_bytes(memory_limit: str | None) -> int | None:
