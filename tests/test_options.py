@@ -60,6 +60,9 @@ def test_the_forms_a_user_gives_are_one_settings():
     [
         ({"pairs": "some"}, "--pairs must be one of all, between-groups, none, got 'some'"),
         ({"keep": "oldest"}, "--keep must be one of first, min-id, longest, shortest, got 'oldest'"),
+        ({"shingle_type": "line"}, "--shingle-type must be one of char, word, got 'line'"),
+        ({"method": "minhash"}, "--method must be one of lsh, signature, exact, got 'minhash'"),
+        ({"engine": "polars"}, "--engine must be one of duckdb, spark, got 'polars'"),
         ({"exports": ["clusters"]}, "--export takes WHAT=FILE"),
         ({"exports": {"everything": "e.csv"}}, "cannot export 'everything'"),
         ({"spark_conf": ["=1"], "engine": "spark"}, "--spark-conf takes KEY=VALUE"),
