@@ -68,7 +68,8 @@ def read_sql(path: str, dialect: str = "duckdb") -> SqlFile:
     return SqlFile(path=path, header=parse_header(text), text=text)
 
 
-TABLE = re.compile(r"([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)?)(?:\(([^)]*)\))?")
+# A table in a header: table, schema.table or catalog.schema.table, with its columns if listed.
+TABLE = re.compile(r"([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){0,2})(?:\(([^)]*)\))?")
 NOTE = re.compile(r"\s{2,}\([^)]*\)")  # a note in parentheses after two spaces
 
 

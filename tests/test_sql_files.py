@@ -22,12 +22,13 @@ FRAGMENTS = {
     "shingle_text": sqltext.shingle_text("char", 3),
     "digest_fingerprint": "cast(conv(d, 16, -10) as bigint)",
     "table": "some_table",
+    "database": "some_database",
     "keep_order": "d.position",
     "documents": "documents",
 }
 # Fragments of sql/fragments/ that stages of both engines include as they are.
 SHARED_FRAGMENTS = ("exact_copies", "copy_groups", "copies_expanded", "candidate_reps", "verified_counts")
-NAME = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)?"
+NAME = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){0,2}"
 KEYWORDS = {"lateral", "unnest", "range", "select", "values"}
 
 

@@ -148,16 +148,18 @@ class DuckDBEngine:
         return engine
 
     @staticmethod
-    def create_table_sql(name: str, statement: Statement) -> str:
-        return f"create or replace table {table_name(name)} as\n{statement.sql.strip()}"
+    def create_table_sql(name: str, statement: Statement, temporary: bool = False) -> str:
+        kind = "temp table" if temporary else "table"
+        return f"create or replace {kind} {table_name(name)} as\n{statement.sql.strip()}"
 
-    def create_table(self, name: str, statement: Statement) -> None:
+    def create_table(self, name: str, statement: Statement, *, temporary: bool = False) -> None:
+        sql = self.create_table_sql(name, statement, temporary)
         if not ANY_ORDER.search(statement.sql):
-            self._run(self.create_table_sql(name, statement), statement)
+            self._run(sql, statement)
             return
         self._query("set preserve_insertion_order = false")
         try:
-            self._run(self.create_table_sql(name, statement), statement)
+            self._run(sql, statement)
         finally:
             try:
                 self._query("reset preserve_insertion_order")

@@ -48,8 +48,10 @@ class Engine(Protocol):
     dialect: str  # picks sql/<dialect>/ files over sql/ where both exist
     version: str  # of the engine, recorded in the runs table
 
-    def create_table(self, name: str, statement: Statement) -> None:
-        """Create (or replace) table `name` as the rows of the query `statement`."""
+    def create_table(self, name: str, statement: Statement, *, temporary: bool = False) -> None:
+        """Create (or replace) table `name` as the rows of the query `statement`. temporary: the
+        connection's own table, read before the database's table of that name and never written to
+        the database file (a batch's tables, dedup.runner); only on engines that run batches."""
 
     def create_table_sql(self, name: str, statement: Statement) -> str:
         """The text create_table runs (what `dedup show-sql` prints)."""

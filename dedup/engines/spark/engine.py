@@ -257,8 +257,10 @@ class SparkEngine:
                 else:
                     conf.set(key, value)
 
-    def create_table(self, name: str, statement: Statement) -> None:
+    def create_table(self, name: str, statement: Statement, *, temporary: bool = False) -> None:
         """Run the statement's SELECT(s) and write each table as Parquet (overwriting), then view it."""
+        if temporary:
+            raise TypeError("Spark runs no batches: it has no temporary tables")
         with translated(), self._statement_conf(statement.sql):
             for table, sql in split_tables(name, statement.sql):
                 # Spark's jobs, metrics and event log name the table they write (benchmarks/spark_bench.py)

@@ -1,0 +1,7 @@
+-- query:  batch_append
+-- reads:  temp.main.{{ table }}
+-- writes: {{ database }}.main.{{ table }}
+-- params: (none)
+-- Append a batch's rows (the connection's temporary table, dedup/runner.py) to the database's
+-- table of the same name ({{ table }}, {{ database }}: quoted names, see batch_keep.sql).
+insert into {{ database }}.main.{{ table }} by name select * from temp.main.{{ table }}
