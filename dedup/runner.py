@@ -169,23 +169,19 @@ def run_staged(
     steps: Sequence[Step],
     progress: Progress | None = None,
     after: Callable[[Stage], None] | None = None,
-    *,
-    replace: bool = False,
-    also_drop: tuple[str, ...] = (),
 ) -> dict[str, float]:
     """run_steps inside `staging`, then each staged table appended to the main table of its name
-    (replace: made the main table, for a run's first batch) and dropped, with the staged tables
-    `also_drop` (a batch's input). A pair table that names its documents by id gets them in id
-    order (an added document is numbered after the indexed ones, whatever its id). The seconds
-    of each stage, its append included."""
+    and dropped (`dedup add`). A pair table that names its documents by id gets them in id order
+    (an added document is numbered after the indexed ones, whatever its id). The seconds of each
+    stage, its append included."""
     seconds = run_steps(engine, steps, progress, after)
     dialect = engine.dialect
     for stage, _ in steps:
         clock = time.perf_counter()
         table = quote_identifier(stage.name)
-        append = "staging_keep" if replace else "staging_append_pairs" if stage.lists_ids else "staging_append"
+        append = "staging_append_pairs" if stage.lists_ids else "staging_append"
         engine.execute(query(append, dialect=dialect, table=table))
         seconds[stage.name] += time.perf_counter() - clock
-    for name in (*also_drop, *seconds):
+    for name in seconds:
         engine.execute(query("staging_drop", dialect=dialect, table=quote_identifier(name)))
     return seconds
