@@ -13,8 +13,9 @@ the definition on a sample of documents before anything is timed.
     dedup run benchmarks/work/short-seed7.parquet --shingle-type char -k 5 --db /tmp/short.duckdb
     python benchmarks/sketch_rounds.py /tmp/short.duckdb /tmp/medium.duckdb /tmp/long.duckdb
 
-Coefficients are constants of this script (seeded), written into the SQL text: it measures
-formulations, it is not a stage.
+The classic aggregate is the signatures stage's own (dedup.sqltext.minhash_columns, its
+coefficients bound); the sketch's round coefficients are constants of this script (seeded),
+written into its SQL text: it measures a formulation, it is not a stage.
 """
 
 from __future__ import annotations
@@ -26,14 +27,18 @@ import time
 
 import duckdb
 
+from dedup.hashing import permutation_coefficients
+from dedup.sqltext import minhash_columns
+
 BINS = 128
 MASK = 2**32 - 1
 
 
 def coefficients(rounds: int, seed: int = 1) -> tuple[list[int], list[int], list[int], list[int]]:
+    """The run's permutations (a_j, b_j) for the classic aggregate and the empty bins, and the
+    rounds' (alpha_r, beta_r)."""
+    a, b = (list(column) for column in zip(*permutation_coefficients(seed, BINS), strict=True))
     rng = random.Random(seed)
-    a = [rng.randrange(1, 2**32, 2) for _ in range(BINS)]
-    b = [rng.randrange(0, 2**32) for _ in range(BINS)]
     alpha = [rng.randrange(1, 2**32, 2) for _ in range(rounds)]
     beta = [rng.randrange(0, 2**32) for _ in range(rounds)]
     return a, b, alpha, beta
@@ -100,12 +105,12 @@ def statements(rounds: int, coef: tuple[list[int], ...]) -> list[str]:
     return sql
 
 
-def classic(coef: tuple[list[int], ...]) -> str:
+def classic(coef: tuple[list[int], ...]) -> tuple[str, dict[str, int]]:
+    """The signatures stage's aggregate (sql/03_signatures.sql), its coefficients bound."""
     a, b, _, _ = coef
-    columns = ",\n".join(
-        f"min((h * {a[i]}::ubigint + {b[i]}::ubigint) & {MASK}::ubigint)::uinteger as mh_{i}" for i in range(BINS)
-    )
-    return f"create or replace temp table c as select doc_id, count(*) as n_shingles, {columns} from s group by doc_id"
+    columns = minhash_columns(BINS)
+    sql = f"create or replace temp table c as select doc_id, count(*) as n_shingles, {columns} from s group by doc_id"
+    return sql, {**{f"a_{i}": x for i, x in enumerate(a)}, **{f"b_{i}": x for i, x in enumerate(b)}}
 
 
 def main() -> None:
@@ -133,7 +138,7 @@ def main() -> None:
         times: dict[str, list[float]] = {"classic": [], "sketch": []}
         for _ in range(args.repeat):
             clock = time.perf_counter()
-            con.execute(classic(coef))
+            con.execute(*classic(coef))
             times["classic"].append(time.perf_counter() - clock)
             clock = time.perf_counter()
             for sql in statements(args.rounds, coef):
