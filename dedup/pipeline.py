@@ -38,7 +38,7 @@ def clusters_rule(settings: Settings) -> Keep | None:
     or an export needs them."""
     exports = settings.exports
     if engine_kind(settings.engine).keeps_clusters:
-        built = settings.db is not None or bool(exports)
+        built = settings.db is not None or settings.write_deduplicated is not None or bool(exports)
     else:
         built = settings.keep is not None or any(needs_clusters(what) for what, _ in exports)
     return (settings.keep or Keep.first) if built else None

@@ -114,6 +114,19 @@ def test_write_deduplicated_folder(tmp_path):
     assert (out / "sub" / "a3.txt").read_text() == DOCS["a3"]
 
 
+def test_write_deduplicated_without_db_says_what_it_dropped(tmp_path):
+    """Without -q and without --db (the run's database is a temporary one), dedup run ended in an
+    AssertionError traceback after writing the copy: its summary asked for the keep rule of settings
+    that kept no database."""
+    lines = tmp_path / "lines.txt"
+    lines.write_text("same line\nsame line\nother line\n")
+    out = tmp_path / "out.txt"
+    result = invoke("run", lines, "--lines", "--write-deduplicated", out)
+    assert "clusters: 1 documents to drop (--keep first)" in result.stderr
+    assert f"wrote the deduplicated input to {out}" in result.stderr
+    assert out.read_text() == "same line\nother line\n"
+
+
 def test_write_deduplicated_lines_keeps_bytes(tmp_path):
     lines = tmp_path / "lines.txt"
     lines.write_bytes("same line\r\nsame line\nother line \u00e9\nsame line\n".encode())
