@@ -40,16 +40,16 @@ def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, obj
         "minhash_columns": lambda: generated.minhash_columns(settings.num_perm),
         "bucket_list": lambda: generated.bucket_list(banding.bands, banding.rows),
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),
-        "exact_copies": lambda: fragment("exact_copies", dialect),
-        # the pair stages' parts that both engines share (sql/fragments/), so their rows agree by construction
-        "copy_groups": lambda: fragment("copy_groups", dialect),
-        "copies_expanded": lambda: fragment("copies_expanded", dialect),
-        "candidate_reps": lambda: fragment("candidate_reps", dialect),
-        "verified_counts": lambda: fragment("verified_counts", dialect),
         "tokens": lambda: generated.tokens(kind, "documents"),
         # DuckDB's shingles stage reads the documents in slices, one pipeline each (sql/02_shingles.sql)
         "tokens_of_slices": lambda: generated.tokens(kind, "document_slices"),
         "shingle_fingerprint": lambda: generated.shingle_fingerprint(k),
+        # the pair stages' parts that both engines share (sql/fragments/), so their rows agree by construction
+        "exact_copies": lambda: fragment("exact_copies", dialect),
+        "copy_groups": lambda: fragment("copy_groups", dialect),
+        "copies_expanded": lambda: fragment("copies_expanded", dialect),
+        "candidate_reps": lambda: fragment("candidate_reps", dialect),
+        "verified_counts": lambda: fragment("verified_counts", dialect),
     }
     return values, fragments
 

@@ -47,10 +47,10 @@ def load_inputs(engine: Engine, settings: Settings, plan: Plan, read: Read | Non
                 f"{settings.db} is a DuckDB database that dedup did not make ({tables} tables, none of them "
                 "`stages`): give a new file as --db"
             )
-    if read is not None:
-        loaded = _load_by_python(engine, read, plan)
-    else:
+    if read is None:  # the engine reads the input paths itself
         loaded = _load_by_engine(engine, settings, plan)
+    else:
+        loaded = _load_by_python(engine, read, plan)
     indexed = [table for table in tables_needed("dropped_documents") if table != "raw_documents"]
     if settings.db is not None and not settings.replace_documents and all(map(engine.has_table, indexed)):
         # a kept database never loses documents silently

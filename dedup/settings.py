@@ -66,6 +66,11 @@ class Limits:
         if self.temp_dir is not None and self.temp_dir.exists() and not self.temp_dir.is_dir():
             raise UsageError(f"--temp-dir is not a folder: {self.temp_dir}")
 
+    @property
+    def duckdb_memory_bytes(self) -> int | None:
+        """DuckDB's share of --memory-limit, in bytes (see DUCKDB_SHARE)."""
+        return duckdb_memory_bytes(self.memory_limit)
+
 
 STDOUT = Path("-")  # `--output -`: the pairs printed, as without --output
 

@@ -187,7 +187,8 @@ def read_by_python(settings: Settings, documents: pa.Table | None = None) -> Rea
     """settings.inputs, or the documents given, read by pyarrow into Arrow tables; an input past
     SPOOL_BYTES of text written out to a Parquet file as it is read (see dedup.corpus.spool)."""
     started = time.perf_counter()
-    spool = Spool(spool_folder(settings))
+    folder = spool_folder(settings)
+    spool = Spool(folder)
     try:
         corpus = read_inputs(settings, spool) if documents is None else read_documents(documents, settings.strip_html)
         raw: pa.Table | None = None

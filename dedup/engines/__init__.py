@@ -92,12 +92,11 @@ def open_engine(
     in_memory: the database lives in memory though a path is given (a run without --db on a small
     corpus); it spills where a database at `path` would. sealed: no file but the database can be
     read or written by any statement (for the user's own SQL, see DuckDBEngine.open)."""
-    from ..settings import duckdb_memory_bytes
     from .duckdb import DuckDBEngine
 
     spill = temp_directory(path, settings) if settings is not None and path is not None else None
     threads = settings.threads if settings is not None else None
-    memory_bytes = duckdb_memory_bytes(settings.memory_limit) if settings is not None else None
+    memory_bytes = settings.duckdb_memory_bytes if settings is not None else None
     memory_limit = f"{memory_bytes}B" if memory_bytes is not None else None
     return DuckDBEngine.open(
         None if in_memory else path,
