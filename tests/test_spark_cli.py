@@ -467,3 +467,15 @@ def test_gzip_tables_and_parquet_folders_are_tables_as_on_duckdb(spark, tmp_path
     # order (Spark numbered each file from 1: two documents with the id 1)
     duck, spark_pairs, summary = run_both(tmp_path, [str(parts)], "--threshold", "0.5")
     assert duck == spark_pairs and duck.startswith(b"id_a,id_b,jaccard,estimate\n1,3,") and duck.count(b"\n") == 2
+
+
+@pytest.mark.slow
+def test_a_parquet_name_on_a_file_that_is_not_parquet_is_one_line_on_both(spark, tmp_path):
+    """Spark's reader failing on the input (a .parquet file that is not Parquet) ended in a Py4J
+    traceback of a hundred lines; DuckDB said it in one line. Both now say it in one."""
+    fake = tmp_path / "fake.parquet"
+    fake.write_bytes(b"not parquet")
+    duck, spark_error = errors_of_both(tmp_path, [str(fake)])
+    for error in (duck, spark_error):
+        assert error.startswith("Error: ") and error.count("\n") == 1 and "fake.parquet" in error, error
+    assert "Parquet file" in spark_error

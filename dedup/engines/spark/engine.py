@@ -370,7 +370,8 @@ class SparkEngine:
     def read_inputs(self, settings: Settings) -> tuple[bool, list[str]]:
         from .read import read_corpus
 
-        return read_corpus(self, settings)
+        with translated():  # a reader's failure (a .parquet that is not Parquet) as one line
+            return read_corpus(self, settings)
 
     def stage_markers(self) -> StageMarkers:
         from .markers import StageMarkers
