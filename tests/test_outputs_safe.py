@@ -75,6 +75,19 @@ def test_an_output_never_replaces_another_index(index: Path, tmp_path: Path) -> 
     assert opens(other) == 100
 
 
+def test_a_database_on_another_database_s_log_is_refused(index: Path) -> None:
+    """--db index.duckdb.wal made a database where DuckDB looks for index.duckdb's write-ahead log,
+    which it replays into index.duckdb when it opens it. Refused before the run."""
+    log = index.with_name(index.name + ".wal")
+    result = invoke("run", CLOUGH, "--db", log)
+    assert result.exit_code == 2, result.output
+    assert (
+        result.stderr
+        == f"Error: {log} is the write-ahead log of the database {index}: give the database, or a new file\n"
+    )
+    assert not log.exists() and opens(index) == 100
+
+
 def test_two_outputs_to_one_file_are_refused(tmp_path: Path) -> None:
     out = tmp_path / "p.csv"
     result = invoke("run", CLOUGH, "-o", out, "--export", f"pairs={out}")
