@@ -17,6 +17,7 @@ import duckdb
 import pyarrow as pa
 
 from ..errors import DedupError, EngineError, Interrupted, UsageError, first_line
+from ..output import is_duckdb_database
 from ..sqlfiles import quote_identifier
 from ..statement import Statement
 
@@ -83,7 +84,7 @@ def check_database_path(path: Path, read_only: bool = False) -> None:
     if read_only and not path.exists():
         raise UsageError(f"no database at {path}")
     owner = path.with_name(path.name.removesuffix(".wal"))
-    if owner != path and _is_database(owner):  # DuckDB replays <db>.wal into <db> when it opens <db>
+    if owner != path and is_duckdb_database(owner):  # DuckDB replays <db>.wal into <db> when it opens <db>
         raise UsageError(f"{path} is the write-ahead log of the database {owner}: give the database, or a new file")
     try:
         with path.open("rb") as stream:
@@ -94,14 +95,6 @@ def check_database_path(path: Path, read_only: bool = False) -> None:
         raise DedupError(f"cannot open database {path}: {error.strerror}") from None
     if head and head[8:12] != DUCKDB_MAGIC:
         raise UsageError(f"{path} exists but is not a DuckDB database; give a new file or a database made by dedup")
-
-
-def _is_database(path: Path) -> bool:
-    try:
-        with path.open("rb") as stream:
-            return stream.read(12)[8:12] == DUCKDB_MAGIC
-    except OSError:
-        return False
 
 
 class DuckDBEngine:
