@@ -958,6 +958,8 @@ def _csv_parts(path: Path, delimiter: str) -> Iterator[pa.Table]:
     (decoded_cells: UTF-8, else Latin-1); the separators and quotes are ASCII."""
     import pyarrow.csv as pcsv
 
+    from .csv_check import check_csv
+
     bad: list[pcsv.InvalidRow] = []
 
     def invalid(row: pcsv.InvalidRow) -> str:
@@ -972,57 +974,23 @@ def _csv_parts(path: Path, delimiter: str) -> Iterator[pa.Table]:
                 f"{delimiter!r}, got {row.actual_columns}: {row.text[:60]!r} (give --delimiter if it is another one)"
             )
 
+    with path.open("rb") as data:  # what both engines refuse alike, before a cell is read
+        check_csv(str(path), data, delimiter, compressed=path.suffix.lower() in COMPRESSED)
     options = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True, invalid_row_handler=invalid)
     with pcsv.open_csv(path, parse_options=options) as reader:
         names = reader.schema.names
     bad.clear()
     convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.binary()))
     blocks = pcsv.ReadOptions(block_size=PART_BYTES)
-    line_breaks = False
     with pcsv.open_csv(path, read_options=blocks, parse_options=options, convert_options=convert) as reader:
         schema, parts = reader.schema, 0
         for batch in reader:
             check_rows()
-            table = pa.Table.from_batches([batch])
-            line_breaks = line_breaks or any(_has_line_breaks(column) for column in table.columns)
             parts += 1
-            yield table
+            yield pa.Table.from_batches([batch])
     check_rows()
     if not parts:
         yield schema.empty_table()
-    if line_breaks:
-        _check_quotes(path, delimiter)
-
-
-def _has_line_breaks(column: pa.ChunkedArray) -> bool:
-    import pyarrow.compute as pc
-
-    return bool(pc.any(pc.match_substring_regex(column, "[\r\n]")).as_py())
-
-
-def _check_quotes(path: Path, delimiter: str) -> None:
-    """A value spanning lines is a quoted one; pyarrow also ends a quote where a stray quote
-    character is followed by more text (`3,bar" she said`), which silently joined every row from
-    a field opening with a stray quote up to it into one value. Python's csv in strict mode
-    refuses such a quote, so a file with values spanning lines is checked with it."""
-    import csv
-    import gzip
-
-    opener = gzip.open if path.suffix.lower() in COMPRESSED else open
-    limit = csv.field_size_limit(sys.maxsize)  # a document may be longer than csv's 128 KiB
-    try:
-        with opener(path, "rt", encoding="utf-8-sig", errors="surrogateescape", newline="") as file:
-            reader = csv.reader(file, delimiter=delimiter, strict=True)
-            try:
-                for _ in reader:
-                    pass
-            except csv.Error as error:
-                raise InputError(
-                    f"{path}: line {reader.line_num}: a quoted value does not end at a {delimiter!r} or a line end "
-                    f"({error}); a stray quote would join the rows up to the next quote into one value"
-                ) from None
-    finally:
-        csv.field_size_limit(limit)
 
 
 def _line_of(path: Path, row: str) -> str:
