@@ -8,10 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from conftest import REPO
+from test_csv_check import REFUSED
 from traps import traps_corpus
 from typer.testing import CliRunner
 
@@ -84,6 +86,53 @@ def test_csv_cells_are_read_as_their_text_as_on_duckdb(spark, tmp_path, suffix, 
     empty_id.write_text("id" + sep + "text\n" + sep + fox + "\n7" + sep + fox + "\n")
     duck, spark_pairs, _ = run_both(tmp_path, [str(empty_id)], "--threshold", "0.5", "-k", "3", *delimiter)
     assert duck == spark_pairs and duck.count(b"\n") == 2
+
+
+@pytest.mark.slow
+def test_csv_files_read_otherwise_by_the_two_readers_are_refused_alike(spark, tmp_path):
+    """Spark's reader padded a row of too few fields, cut one of too many, read `"abc"def` as it
+    stands (pyarrow as abcdef), a quote open to the end as a document, and a row ending in \\r\\n
+    after a \\n header with a trailing \\r: the DuckDB engine refused some, read others otherwise."""
+    for case, content, message in REFUSED:
+        corpus = tmp_path / "t.csv"
+        corpus.write_bytes(content)
+        for engine in (["--db", str(tmp_path / "t.duckdb")], ["--engine", "spark", "--work-dir", str(tmp_path / "w")]):
+            result = runner.invoke(app, ["run", str(corpus), "-q", *engine])
+            assert (result.exit_code, result.output.count("\n")) == (1, 1), (case, engine, result.output)
+            assert result.output.startswith(f"Error: {corpus}: {message}"), (case, engine, result.output)
+    fake = tmp_path / "t.csv.gz"
+    fake.write_bytes(b"id,text\n1,a\n")
+    result = runner.invoke(app, ["run", str(fake), "--engine", "spark", "--work-dir", str(tmp_path / "w")])
+    assert result.exit_code == 1 and result.output.startswith(f"Error: {fake}: not a gzip-compressed file")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("line_break", ["\n", "\r", "\r\n"])
+def test_quoted_line_breaks_are_read_as_on_duckdb_whatever_the_rows_end_with(spark, tmp_path, line_break):
+    """Spark read a \\r inside a quoted value as \\n in a file whose rows end with \\r, and a \\r\\n
+    as \\n in one whose rows end with \\r\\n (refused: Spark cannot be told otherwise): the DuckDB
+    engine keeps them as the file has them."""
+    inner = "\r" if line_break == "\r\n" else "\r\n"  # a break other than the rows'
+    texts = {"1": f"one{inner}two", "2": "three\nfour", "3": "five six", "4": f'seven "eight"{line_break}nine'}
+    corpus = tmp_path / "t.csv"
+    rows = "".join(f'{i},"{t.replace(chr(34), 2 * chr(34))}"{line_break}' for i, t in texts.items())
+    corpus.write_bytes(f"id,text{line_break}{rows}".encode())
+    db, work = tmp_path / "t.duckdb", tmp_path / "work"
+    if line_break == "\r\n":  # the value holding \r\n
+        result = runner.invoke(app, ["run", str(corpus), "-q", "--engine", "spark", "--work-dir", str(work)])
+        assert result.exit_code == 1 and result.output.startswith(
+            f"Error: {corpus}: line 7: a quoted value holds"
+        )  # a \r is a line
+        del texts["4"]
+        rows = "".join(f'{i},"{t}"{line_break}' for i, t in texts.items())
+        corpus.write_bytes(f"id,text{line_break}{rows}".encode())
+    assert runner.invoke(app, ["run", str(corpus), "-q", "--db", str(db)]).exit_code == 0
+    done = runner.invoke(app, ["run", str(corpus), "-q", "--engine", "spark", "--work-dir", str(work)])
+    assert done.exit_code == 0, done.output
+    with duckdb.connect(str(db), read_only=True) as con:
+        duck = dict(con.sql("select id, text from documents").fetchall())
+    spark_texts = pq.read_table(work / "documents", columns=["id", "text"]).to_pylist()
+    assert duck == texts == {row["id"]: row["text"] for row in spark_texts}
 
 
 def test_spark_without_java_fails_with_one_line_saying_how_to_get_it(tmp_path):

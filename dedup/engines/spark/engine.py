@@ -7,6 +7,7 @@ write `$name` (DuckDB's), Spark SQL takes `:name`; values are always bound, neve
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shutil
@@ -15,7 +16,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pyarrow as pa
 
@@ -222,6 +223,16 @@ class SparkEngine:
         finally:
             stream.close()
 
+    @contextmanager
+    def open_bytes(self, path: str) -> Iterator[BinaryIO]:
+        """A file of the engine's file system as a binary stream read in parts on the driver."""
+        fs, hadoop_path = self._filesystem(path)
+        stream = fs.open(hadoop_path)
+        try:
+            yield io.BufferedReader(_JavaStream(stream), buffer_size=READ_BYTES)
+        finally:
+            stream.close()
+
     def write_text(self, path: str, text: str) -> None:
         """Write a small file whole: to a temporary name, then renamed over the old one."""
         fs, hadoop_path = self._filesystem(path)
@@ -395,3 +406,21 @@ class SparkEngine:
 
     def close(self) -> None:
         pass  # the session belongs to whoever made it (dedup.engines.spark.engine.spark_engine stops its own)
+
+
+READ_BYTES = 1 << 20
+
+
+class _JavaStream(io.RawIOBase):
+    """A JVM InputStream as Python reads a file: a part at a time, through Py4J's byte arrays."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = bytes(self._stream.readNBytes(len(buffer)))
+        buffer[: len(data)] = data
+        return len(data)

@@ -1,5 +1,6 @@
 """The corpus as Spark reads it: every input read by Spark's own readers, so no text passes through
-the driver. Folders of text files (binaryFile), line files (text, split on \\n only), and tables
+the driver (but a CSV/TSV, read once there by dedup.corpus.csv_check, as on the DuckDB engine).
+Folders of text files (binaryFile), line files (text, split on \\n only), and tables
 (.parquet files or Parquet dataset folders, .csv, .tsv, .jsonl/.ndjson, gzip-compressed or not).
 
 The rules are the DuckDB engine's (dedup/corpus.py): UTF-8 with a leading BOM dropped, else
@@ -17,7 +18,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ...corpus.read import OUTSIDE_LINK, check_distinct_inputs, mac_lines_note, nan_ids, table_format
+from ...corpus.csv_check import check_csv
+from ...corpus.read import COMPRESSED, OUTSIDE_LINK, check_distinct_inputs, mac_lines_note, nan_ids, table_format
 from ...errors import InputError, UsageError
 from ...settings import Settings
 from ...sqlfiles import statement
@@ -211,7 +213,20 @@ def _read_input(
             F.lit(False).alias("from_table"),
             F.lit(None).cast("string").alias("reason"),
         )
-    return _read_table(session, path, _table_format(engine, path), rank, settings, multiple, id_columns)
+    table_kind = _table_format(engine, path)
+    line_break = None
+    if table_kind in ("csv", "tsv"):  # what both engines refuse alike, checked on the driver
+        with engine.open_bytes(path) as data:
+            delimiter = settings.delimiter or ("\t" if table_kind == "tsv" else ",")
+            layout = check_csv(path, data, delimiter, compressed=path.lower().endswith(COMPRESSED))
+        if layout.crlf_in_value_line is not None:
+            raise InputError(
+                f"{path}: line {layout.crlf_in_value_line}: a quoted value holds a \\r\\n line break in a file whose "
+                "rows end with \\r\\n; Spark's reader would read it as \\n (convert the file's line breaks, e.g. "
+                "with dos2unix, or use --engine duckdb)"
+            )
+        line_break = layout.line_break
+    return _read_table(session, path, table_kind, rank, settings, multiple, id_columns, line_break)
 
 
 def _mac_line_ends(engine: Any, path: str, frame: Any) -> bool:
@@ -240,11 +255,18 @@ EMPTY_TABLE = (
 
 
 def _read_table(
-    session: Any, path: str, kind: str | None, rank: int, settings: Settings, multiple: bool, id_columns: list[str]
+    session: Any,
+    path: str,
+    kind: str | None,
+    rank: int,
+    settings: Settings,
+    multiple: bool,
+    id_columns: list[str],
+    line_break: str | None,
 ) -> Any:
     from pyspark.sql import functions as F
 
-    frame = _table_reader(session, path, kind, settings.delimiter)
+    frame = _table_reader(session, path, kind, settings.delimiter, line_break)
     columns = frame.columns
     if not columns:  # a zero-byte file, or JSON lines that are blank: an empty table, as on DuckDB
         id_type = "string" if multiple else "bigint"
@@ -335,7 +357,9 @@ def _check_id_values(frame: Any, path: str, id_name: str, csv: bool) -> None:
         raise InputError(f"{path}: id column {id_name!r} holds text that is not valid UTF-8")
 
 
-def _table_reader(session: Any, path: str, kind: str | None, delimiter: str | None = None) -> Any:
+def _table_reader(
+    session: Any, path: str, kind: str | None, delimiter: str | None = None, line_break: str | None = None
+) -> Any:
     if kind == "parquet":
         return session.read.parquet(_literal(path))
     if kind in ("csv", "tsv"):
@@ -346,13 +370,20 @@ def _table_reader(session: Any, path: str, kind: str | None, delimiter: str | No
         # reads it as NULL, which skipped an empty text as "text is NULL" and refused an empty id).
         # Read as ISO-8859-1 (a character per byte; the separators and quotes are ASCII), so that a
         # cell that is not UTF-8 keeps its bytes: UTF-8 silently turned them into U+FFFD.
+        # the rows' line break when it is one character: detected, a \r was read as \n inside quotes
+        breaks = {"lineSep": line_break} if line_break in ("\n", "\r") else {}
         frame = session.read.options(
+            **breaks,
             header=True,
             multiLine=True,
             inferSchema=False,
             escape='"',
             sep=delimiter or ("\t" if kind == "tsv" else ","),  # --delimiter, as on DuckDB
             encoding="ISO-8859-1",
+            # a row Spark would pad, cut or read otherwise than pyarrow fails (dedup.corpus.csv_check
+            # refuses it before, on both engines): never a row read differently
+            mode="FAILFAST",
+            unescapedQuoteHandling="RAISE_ERROR",
         ).csv(_literal(path))
         frame = frame.toDF(*(_header_name(name, first=i == 0) for i, name in enumerate(frame.columns)))
         return frame.withColumns({name: F.coalesce(frame[name], F.lit("")) for name in frame.columns})
