@@ -18,6 +18,7 @@ from traps import traps_corpus
 from typer.testing import CliRunner
 
 from dedup.cli import app
+from dedup.errors import InputError
 
 runner = CliRunner()
 
@@ -133,6 +134,31 @@ def test_quoted_line_breaks_are_read_as_on_duckdb_whatever_the_rows_end_with(spa
         duck = dict(con.sql("select id, text from documents").fetchall())
     spark_texts = pq.read_table(work / "documents", columns=["id", "text"]).to_pylist()
     assert duck == texts == {row["id"]: row["text"] for row in spark_texts}
+
+
+@pytest.mark.slow
+def test_a_csv_read_through_the_jvm_is_checked_as_a_local_file(spark, tmp_path, monkeypatch):
+    """A CSV on HDFS or an object store reaches the driver's check through a JVM stream, in parts."""
+    import io
+
+    from dedup.corpus.csv_check import check_csv
+    from dedup.engines.spark import engine as spark_engine
+
+    monkeypatch.setattr(spark_engine, "READ_BYTES", 7)  # many parts, and a part ending inside a character
+    content = 'id,text\n1,"café ünïcode\nsecond line"\n2,"open to the end\n'.encode()
+    corpus = tmp_path / "t.csv"
+    corpus.write_bytes(content)
+    jvm_path = spark._jvm.org.apache.hadoop.fs.Path(str(corpus))
+    stream = jvm_path.getFileSystem(spark._jsc.hadoopConfiguration()).open(jvm_path)
+    try:
+        data = io.BufferedReader(spark_engine._JavaStream(stream), buffer_size=5)
+        with pytest.raises(InputError) as raised:
+            check_csv("t.csv", data, ",", compressed=False)
+    finally:
+        stream.close()
+    with pytest.raises(InputError) as local:
+        check_csv("t.csv", io.BytesIO(content), ",", compressed=False)
+    assert str(raised.value) == str(local.value) and "line 4" in str(local.value)
 
 
 def test_spark_without_java_fails_with_one_line_saying_how_to_get_it(tmp_path):
