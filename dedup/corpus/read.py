@@ -694,12 +694,17 @@ PART_BYTES = SPOOL_BYTES // 4
 PART_ROWS = 65_536
 
 
+def csv_delimiter(kind: str | None, given: str | None) -> str:
+    """A CSV/TSV's field separator: --delimiter, else a comma, a tab for .tsv (both engines)."""
+    return given or ("\t" if kind == "tsv" else ",")
+
+
 def table_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
     """A table's rows in parts: a CSV or TSV, a JSON lines file, a Parquet dataset folder or file."""
     kind = table_format(path)
     try:
         if kind in ("csv", "tsv"):
-            yield from _csv_parts(path, delimiter or ("\t" if kind == "tsv" else ","))
+            yield from _csv_parts(path, csv_delimiter(kind, delimiter))
         elif kind == "jsonl":
             yield from _json_parts(path)
         elif path.is_dir():
@@ -951,52 +956,27 @@ def _timestamps_as_strings(kind: pa.DataType) -> pa.DataType:
 
 def _csv_parts(path: Path, delimiter: str) -> Iterator[pa.Table]:
     """A CSV/TSV (gzip-compressed by extension) in parts of about PART_BYTES, every cell as the
-    bytes it holds; a row with the wrong number of fields is an error that names its line, never a
-    row silently dropped. Inferred types turned the id 007 into 7, a 20-digit id into a rounded
-    float, a date into a timestamp and the text NA into NULL, and would write them back so in
-    --write-deduplicated; empty cells are empty strings. The bytes are decoded as a text file is
-    (decoded_cells: UTF-8, else Latin-1); the separators and quotes are ASCII."""
+    bytes it holds; a row with the wrong number of fields is an error that names its line
+    (dedup.corpus.csv_check, before a cell is read), never a row silently dropped. Inferred types
+    turned the id 007 into 7, a 20-digit id into a rounded float, a date into a timestamp and the
+    text NA into NULL, and would write them back so in --write-deduplicated; empty cells are empty
+    strings. The bytes are decoded as a text file is (decoded_cells: UTF-8, else Latin-1); the
+    separators and quotes are ASCII."""
     import pyarrow.csv as pcsv
 
     from .csv_check import check_csv
 
-    bad: list[pcsv.InvalidRow] = []
-
-    def invalid(row: pcsv.InvalidRow) -> str:
-        bad.append(row)
-        return "skip"
-
-    def check_rows() -> None:
-        if bad:
-            row = bad[0]
-            raise InputError(
-                f"{path}: line {_line_of(path, row.text)}: expected {row.expected_columns} fields separated by "
-                f"{delimiter!r}, got {row.actual_columns}: {row.text[:60]!r} (give --delimiter if it is another one)"
-            )
-
     with path.open("rb") as data:  # what both engines refuse alike, before a cell is read
         check_csv(str(path), data, delimiter, compressed=path.suffix.lower() in COMPRESSED)
-    options = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True, invalid_row_handler=invalid)
+    options = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)  # a bad row: ArrowInvalid
     with pcsv.open_csv(path, parse_options=options) as reader:
         names = reader.schema.names
-    bad.clear()
     convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.binary()))
     blocks = pcsv.ReadOptions(block_size=PART_BYTES)
     with pcsv.open_csv(path, read_options=blocks, parse_options=options, convert_options=convert) as reader:
         schema, parts = reader.schema, 0
         for batch in reader:
-            check_rows()
             parts += 1
             yield pa.Table.from_batches([batch])
-    check_rows()
     if not parts:
         yield schema.empty_table()
-
-
-def _line_of(path: Path, row: str) -> str:
-    """The 1-based line where a row's text starts (pyarrow does not count lines in quoted values)."""
-    import gzip
-
-    data = gzip.decompress(path.read_bytes()) if path.suffix.lower() in COMPRESSED else path.read_bytes()
-    at = data.find(row.encode("utf-8", "replace"))
-    return str(data.count(b"\n", 0, at) + 1) if at >= 0 else "?"

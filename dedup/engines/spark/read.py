@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from ...corpus.csv_check import check_csv
-from ...corpus.read import COMPRESSED, OUTSIDE_LINK, check_distinct_inputs, mac_lines_note, nan_ids, table_format
+from ...corpus.read import (
+    COMPRESSED,
+    OUTSIDE_LINK,
+    check_distinct_inputs,
+    csv_delimiter,
+    mac_lines_note,
+    nan_ids,
+    table_format,
+)
 from ...errors import InputError, UsageError
 from ...settings import Settings
 from ...sqlfiles import statement
@@ -217,7 +225,7 @@ def _read_input(
     line_break = None
     if table_kind in ("csv", "tsv"):  # what both engines refuse alike, checked on the driver
         with engine.open_bytes(path) as data:
-            delimiter = settings.delimiter or ("\t" if table_kind == "tsv" else ",")
+            delimiter = csv_delimiter(table_kind, settings.delimiter)
             layout = check_csv(path, data, delimiter, compressed=path.lower().endswith(COMPRESSED))
         if layout.crlf_in_value_line is not None:
             raise InputError(
@@ -378,7 +386,7 @@ def _table_reader(
             multiLine=True,
             inferSchema=False,
             escape='"',
-            sep=delimiter or ("\t" if kind == "tsv" else ","),  # --delimiter, as on DuckDB
+            sep=csv_delimiter(kind, delimiter),  # --delimiter, as on DuckDB
             encoding="ISO-8859-1",
             # a row Spark would pad, cut or read otherwise than pyarrow fails (dedup.corpus.csv_check
             # refuses it before, on both engines): never a row read differently
