@@ -108,6 +108,31 @@ def test_csv_files_read_otherwise_by_the_two_readers_are_refused_alike(spark, tm
 
 
 @pytest.mark.slow
+def test_json_lines_spark_would_read_otherwise_are_refused(spark, tmp_path):
+    """Spark's JSON reader took 'single-quoted' strings (pyarrow refuses them: the DuckDB engine
+    refused a file Spark read), and stopped on keys that differ only in case with Spark's own
+    COLUMN_ALREADY_EXISTS message (the DuckDB engine reads the key named by --text-column)."""
+    quoted = tmp_path / "quoted.jsonl"
+    quoted.write_text('{"id": 1, "text": "a b c"}\n{"id": 2, \'text\': \'a b c\'}\n', encoding="utf-8")
+    duck, spark_error = errors_of_both(tmp_path, [str(quoted)])
+    assert "JSON parse error" in duck and spark_error.count("\n") == 1
+    assert spark_error.startswith(f"Error: {quoted}: a line is not valid JSON")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n{}\n", encoding="utf-8")  # Spark read it as no documents: one was lost
+    duck, spark_error = errors_of_both(tmp_path, [str(empty)])
+    assert duck == spark_error == f"Error: {empty}: no text column 'text'; columns are none\n"
+    cased = tmp_path / "cased.jsonl"
+    cased.write_text(
+        '{"id": 1, "text": "a b c d e f"}\n{"id": 2, "Text": "x", "text": "a b c d e f"}\n', encoding="utf-8"
+    )
+    duck = runner.invoke(app, ["run", str(cased), "-q", "--format", "csv"])
+    assert duck.exit_code == 0 and duck.stdout.splitlines()[1].startswith("1,2,"), duck.output
+    result = runner.invoke(app, ["run", str(cased), "-q", "--engine", "spark", "--work-dir", str(tmp_path / "w")])
+    assert (result.exit_code, result.output.count("\n")) == (1, 1), result.output
+    assert result.output.startswith(f"Error: {cased}: the key `text` twice in a line, or beside a key that differs")
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("line_break", ["\n", "\r", "\r\n"])
 def test_quoted_line_breaks_are_read_as_on_duckdb_whatever_the_rows_end_with(spark, tmp_path, line_break):
     """Spark read a \\r inside a quoted value as \\n in a file whose rows end with \\r, and a \\r\\n

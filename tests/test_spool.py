@@ -297,6 +297,29 @@ def test_a_json_lines_file_is_read_in_parts_with_the_columns_of_the_whole_file(t
     assert not list(tmp_path.glob("dedup-input-*"))
 
 
+@pytest.mark.parametrize(
+    ("second", "change"),
+    [
+        ({"id": "x", "text": "b"}, "Column(/id) changed from number to string"),
+        ({"id": 2, "text": 5}, "Column(/text) changed from string to number"),
+    ],
+)
+def test_json_ids_or_texts_that_change_type_are_refused_wherever_the_parts_fall(tmp_path, spooled, second, change):
+    """pyarrow refuses a key that changes type within the lines it reads at once; one part holding
+    numbers for ids and the next strings was read, so the same file was refused or read by its size."""
+    path = tmp_path / "t.jsonl"
+    lines = [json.dumps({"id": 1, "text": "a"}), "", json.dumps({"id": 3, "text": None}), json.dumps(second)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    whole = CliRunner().invoke(app, ["run", str(path), "-q"])
+    spooled()
+    read_module.PART_BYTES = 1  # a part per line (the fixture restores it)
+    assert len(list(read_module.table_parts(path))) == 3  # the blank line is not a row
+    parts = CliRunner().invoke(app, ["run", str(path), "-q"])
+    for result in (whole, parts):
+        assert (result.exit_code, result.output.count("\n")) == (1, 1), result.output
+        assert f"cannot read table {path}: JSON parse error: {change} in row 2" in result.output
+
+
 def test_a_parquet_dataset_in_parts_is_the_table_read_whole(tmp_path, spooled):
     spooled()
     docs = texts(300)

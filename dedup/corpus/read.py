@@ -669,11 +669,15 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
     missing from that part: its id and text columns are those of the whole file, NULL where a
     line lacks them, as reading the file whole gives."""
     seen: dict[str, None] = {}  # the columns of the parts so far, in order
+    kinds: dict[str, str] = {}  # the JSON type of the id and text values so far
     rows = 0
     for table in table_parts(path):
         if table.num_rows == 0:
             continue  # blank lines only
         names = table.column_names
+        for name in (id_column or "id", text_column):
+            if name in names:
+                _check_json_kind(table.column(name), path, name, kinds, rows)
         if id_column is None and "id" in names and rows and "id" not in seen:
             raise InputError(f"{path}: id column 'id' is missing from the first {rows:,} lines (NULL ids)")
         for name in (id_column or "id", text_column):
@@ -684,7 +688,36 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
         _read_arrow(corpus, table, str(path), id_column, text_column, prefix, (), rows)
         rows += table.num_rows
     if rows and text_column not in seen:
-        raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, seen))}")
+        raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, seen)) or 'none'}")
+
+
+def _json_kind(kind: pa.DataType) -> str | None:
+    """A column's JSON type as pyarrow names it in its errors (None: only nulls)."""
+    if pa.types.is_null(kind):
+        return None
+    if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind):
+        return "number"
+    if pa.types.is_boolean(kind):
+        return "boolean"
+    if pa.types.is_struct(kind):
+        return "object"
+    return "array" if pa.types.is_list(kind) else "string"
+
+
+def _check_json_kind(column: pa.ChunkedArray, path: Path, name: str, kinds: dict[str, str], rows: int) -> None:
+    """pyarrow refuses a key whose values change type within the lines it reads at once, not from
+    one part of a file to the next: the same refusal, wherever the parts fall (and Spark's reader,
+    which would read the values as strings, never reads the file differently)."""
+    import pyarrow.compute as pc
+
+    kind = _json_kind(column.type)
+    if kind is None:
+        return
+    first = kinds.setdefault(name, kind)
+    if kind != first:
+        row = rows + pc.index(pc.is_valid(column), True).as_py()  # counted from 0, as pyarrow does
+        change = f"Column(/{name}) changed from {first} to {kind} in row {row}"
+        raise InputError(f"cannot read table {path}: JSON parse error: {change}")
 
 
 # A Parquet, CSV or JSON lines file is read in parts of about this much data (a run holds one

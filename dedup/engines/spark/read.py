@@ -276,6 +276,8 @@ def _read_table(
 
     frame = _table_reader(session, path, kind, settings.delimiter, line_break)
     columns = frame.columns
+    if not columns and not frame.isEmpty():  # lines of `{}`: documents without a text, refused as on DuckDB
+        raise InputError(f"{path}: no text column {settings.text_column!r}; columns are none")
     if not columns:  # a zero-byte file, or JSON lines that are blank: an empty table, as on DuckDB
         id_type = "string" if multiple else "bigint"
         return session.createDataFrame([], EMPTY_TABLE.format(id_type=id_type))
@@ -395,7 +397,22 @@ def _table_reader(
         ).csv(_literal(path))
         frame = frame.toDF(*(_header_name(name, first=i == 0) for i, name in enumerate(frame.columns)))
         return frame.withColumns({name: F.coalesce(frame[name], F.lit("")) for name in frame.columns})
-    frame = session.read.json(_literal(path))
+    from pyspark.errors import AnalysisException
+
+    try:
+        # JSON as pyarrow reads it on the DuckDB engine: a 'single-quoted' string is not JSON, and
+        # makes the line corrupt (Jackson takes it by default; both take NaN and Infinity)
+        frame = session.read.json(_literal(path), allowSingleQuotes=False)
+    except AnalysisException as error:
+        if error.getCondition() != "COLUMN_ALREADY_EXISTS":
+            raise
+        # Spark's column names ignore case: {"text": ..} and {"Text": ..} are one column to it (and a
+        # key twice in a line, which pyarrow refuses): never read as the wrong one
+        name = (error.getMessageParameters() or {}).get("columnName", "")
+        raise InputError(
+            f"{path}: the key {name} twice in a line, or beside a key that differs from it only in case; "
+            "Spark's reader cannot read them apart (rename the keys, or use --engine duckdb)"
+        ) from None
     if "_corrupt_record" in frame.columns:  # Spark's reader keeps such a line as NULLs (a NULL text)
         raise InputError(f"{path}: a line is not valid JSON, or not UTF-8 (JSON lines must be UTF-8)")
     return frame

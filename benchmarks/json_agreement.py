@@ -1,0 +1,169 @@
+"""Random small JSON lines files read by both engines' readers: the same documents, or refused.
+
+    python benchmarks/json_agreement.py SEED COUNT [FOLDER]
+
+Each file (quotes, escapes, lone surrogates, values of mixed types, NaN, a BOM, Latin-1 bytes,
+\\n / \\r\\n / \\r line ends, keys in other cases) is read by the DuckDB engine's reader
+(dedup.corpus.read.read_by_python) and the Spark engine's (dedup.engines.spark.read.read_corpus, in
+one local session); it prints every file the two do not read alike, then the counts: `same`, `both
+refuse`, `refused/ok` (refused on DuckDB only), `ok/refused` (on Spark only), `APART` (read into other
+documents: a defect).
+"""
+
+import os
+import random
+import sys
+from pathlib import Path
+
+from dedup.corpus.read import read_by_python
+from dedup.engines.spark.engine import SparkEngine, new_session
+from dedup.engines.spark.read import read_corpus as spark_read
+from dedup.errors import InputError, UsageError
+from dedup.settings import Settings
+
+SPARK_TEST_CONF = {
+    "spark.sql.shuffle.partitions": "4",
+    "spark.default.parallelism": "4",
+    "spark.sql.codegen.wholeStage": "false",
+    "spark.driver.host": "127.0.0.1",
+    "spark.driver.bindAddress": "127.0.0.1",
+}
+
+seed = int(sys.argv[1])
+n = int(sys.argv[2])
+rng = random.Random(seed)
+out = Path(sys.argv[3] if len(sys.argv) > 3 else f"/tmp/json-agreement-{seed}")
+out.mkdir(parents=True, exist_ok=True)
+
+TEXTS = [
+    '"raw	tab"',
+    '"x\\\\ud800"',
+    '"\\\\"',
+    '"abc"',
+    '"Hello world"',
+    '""',
+    '"caf\\u00e9"',
+    '"\\ud83d\\ude00 x"',
+    '"\\ud800"',
+    '"a\\u0000b"',
+    '"tab\\there"',
+    "123",
+    "1.5",
+    "true",
+    "null",
+    '["a"]',
+    '{"a":1}',
+    "'single'",
+    '"2024-01-01"',
+    '"12:00:00"',
+    "NaN",
+    '"é direct"',
+    '"line\\nbreak"',
+    '"\\/slash"',
+    '"x\\u2028y"',
+    '"\\uDFFF"',
+]
+IDS = [
+    "1",
+    "2",
+    '"a"',
+    '"b"',
+    "1.0",
+    "-3",
+    "9223372036854775807",
+    "18446744073709551615",
+    "1e3",
+    "null",
+    '"2024-01-01"',
+    "007",
+    '"007"',
+    "true",
+    "0",
+    '"x"',
+    "'q'",
+    "NaN",
+    "-0",
+]
+KEYS_T = ['"text"'] * 30 + ['"Text"', "'text'", "text"]
+KEYS_I = ['"id"'] * 30 + ['"Id"']
+
+
+def line():
+    r = rng.random()
+    if r < 0.03:
+        return rng.choice(["", "   ", "[1,2]", '"str"', "{", '{"text":"a",}', "// c", '{"text":"a"} x', "1"])
+    parts = []
+    if rng.random() < 0.8:
+        parts.append(f"{rng.choice(KEYS_I)}: {rng.choice(IDS)}")
+    if rng.random() < 0.9:
+        parts.append(f"{rng.choice(KEYS_T)}: {rng.choice(TEXTS)}")
+    if rng.random() < 0.1:
+        parts.append(f"{rng.choice(KEYS_T)}: {rng.choice(TEXTS)}")
+    if rng.random() < 0.2:
+        parts.append(f'"other": {rng.choice(TEXTS)}')
+    rng.shuffle(parts)
+    return "{" + ", ".join(parts) + "}"
+
+
+def make(i):
+    lines = [line() for _ in range(rng.randint(1, 5))]
+    eol = rng.choice(["\n", "\n", "\r\n", "\r"])
+    data = eol.join(lines) + (eol if rng.random() < 0.7 else "")
+    raw = data.encode("utf-8")
+    if rng.random() < 0.1:
+        raw = b"\xef\xbb\xbf" + raw
+    if rng.random() < 0.08:
+        raw = raw.replace(b"\xc3\xa9", b"\xe9")
+    p = out / f"f{i:04d}.jsonl"
+    p.write_bytes(raw)
+    return p
+
+
+def duck(p):
+    try:
+        r = read_by_python(Settings(inputs=[p]))
+        t = r.raw.sort_by("position")
+        return (
+            "ok",
+            [(str(i), x) for i, x in zip(t["id"].to_pylist(), t["text"].to_pylist(), strict=True)],
+            sorted(tuple(d.values()) for d in r.skipped.to_pylist()),
+        )
+    except (InputError, UsageError) as e:
+        return ("refused", str(e).splitlines()[0])
+    except Exception as e:
+        return ("CRASH", f"{type(e).__name__}: {e}".splitlines()[0])
+
+
+os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+session = new_session("local[2]", SPARK_TEST_CONF, app_name="fuzz")
+
+
+def spark(p, k):
+    try:
+        eng = SparkEngine(session, out / f"w{k}")
+        has_ids, notes = spark_read(eng, Settings(inputs=[p], engine="spark", work_dir=out / f"w{k}"))
+        rows = session.table("raw_documents").orderBy("position").collect()
+        sk = session.table("raw_skipped").collect()
+        return ("ok", [(str(r["id"]), r["text"]) for r in rows], sorted(tuple(r) for r in sk))
+    except (InputError, UsageError) as e:
+        return ("refused", str(e).splitlines()[0])
+    except Exception as e:
+        return ("CRASH", f"{type(e).__name__}: {e}".splitlines()[0][:300])
+
+
+stats = {}
+for i in range(n):
+    p = make(i)
+    a, b = duck(p), spark(p, i)
+    if a[0] == b[0] == "ok":
+        key = "same" if a[1] == b[1] and len(a[2]) == len(b[2]) else "APART"
+    elif a[0] == b[0] == "refused":
+        key = "both refuse"
+    else:
+        key = f"{a[0]}/{b[0]}"
+    stats[key] = stats.get(key, 0) + 1
+    if key not in ("same", "both refuse"):
+        print("==", key, p, repr(p.read_bytes()[:300]))
+        print("   duck:", repr(a)[:400])
+        print("   spark:", repr(b)[:400])
+print(stats)
