@@ -108,10 +108,11 @@ def test_csv_files_read_otherwise_by_the_two_readers_are_refused_alike(spark, tm
 
 
 @pytest.mark.slow
-def test_json_lines_spark_would_read_otherwise_are_refused(spark, tmp_path):
+def test_json_lines_and_tables_spark_would_read_otherwise_are_refused(spark, tmp_path):
     """Spark's JSON reader took 'single-quoted' strings (pyarrow refuses them: the DuckDB engine
-    refused a file Spark read), and stopped on keys that differ only in case with Spark's own
-    COLUMN_ALREADY_EXISTS message (the DuckDB engine reads the key named by --text-column)."""
+    refused a file Spark read) and read lines of `{}` as no documents; it stopped on keys or Parquet
+    columns that differ only in case with its own COLUMN_ALREADY_EXISTS message (the DuckDB engine
+    reads the column named by --text-column or `id`)."""
     quoted = tmp_path / "quoted.jsonl"
     quoted.write_text('{"id": 1, "text": "a b c"}\n{"id": 2, \'text\': \'a b c\'}\n', encoding="utf-8")
     duck, spark_error = errors_of_both(tmp_path, [str(quoted)])
@@ -129,7 +130,14 @@ def test_json_lines_spark_would_read_otherwise_are_refused(spark, tmp_path):
     assert duck.exit_code == 0 and duck.stdout.splitlines()[1].startswith("1,2,"), duck.output
     result = runner.invoke(app, ["run", str(cased), "-q", "--engine", "spark", "--work-dir", str(tmp_path / "w")])
     assert (result.exit_code, result.output.count("\n")) == (1, 1), result.output
-    assert result.output.startswith(f"Error: {cased}: the key `text` twice in a line, or beside a key that differs")
+    assert result.output.startswith(f"Error: {cased}: the column `text` twice, or beside a column whose name differs")
+    table = tmp_path / "cased.parquet"
+    pq.write_table(pa.table({"ID": [1, 2], "id": [3, 4], "text": ["a b c d e f"] * 2}), table)
+    duck = runner.invoke(app, ["run", str(table), "-q", "--format", "csv"])
+    assert duck.exit_code == 0 and duck.stdout.splitlines()[1].startswith("3,4,"), duck.output
+    result = runner.invoke(app, ["run", str(table), "-q", "--engine", "spark", "--work-dir", str(tmp_path / "w")])
+    assert (result.exit_code, result.output.count("\n")) == (1, 1), result.output
+    assert result.output.startswith(f"Error: {table}: the column `id` twice, or beside a column whose name differs")
 
 
 @pytest.mark.slow

@@ -234,7 +234,20 @@ def _read_input(
                 "with dos2unix, or use --engine duckdb)"
             )
         line_break = layout.line_break
-    return _read_table(session, path, table_kind, rank, settings, multiple, id_columns, line_break)
+    from pyspark.errors import AnalysisException
+
+    try:
+        return _read_table(session, path, table_kind, rank, settings, multiple, id_columns, line_break)
+    except AnalysisException as error:
+        if error.getCondition() != "COLUMN_ALREADY_EXISTS":
+            raise
+        # Spark's column names ignore case: `text` and `Text` are one column to it (and so is a JSON
+        # key twice in a line, which pyarrow refuses); the DuckDB engine reads `text`
+        name = (error.getMessageParameters() or {}).get("columnName", "")
+        raise InputError(
+            f"{path}: the column {name} twice, or beside a column whose name differs from it only in case; "
+            "Spark's reader cannot read them apart (rename the columns, or use --engine duckdb)"
+        ) from None
 
 
 def _mac_line_ends(engine: Any, path: str, frame: Any) -> bool:
@@ -397,22 +410,9 @@ def _table_reader(
         ).csv(_literal(path))
         frame = frame.toDF(*(_header_name(name, first=i == 0) for i, name in enumerate(frame.columns)))
         return frame.withColumns({name: F.coalesce(frame[name], F.lit("")) for name in frame.columns})
-    from pyspark.errors import AnalysisException
-
-    try:
-        # JSON as pyarrow reads it on the DuckDB engine: a 'single-quoted' string is not JSON, and
-        # makes the line corrupt (Jackson takes it by default; both take NaN and Infinity)
-        frame = session.read.json(_literal(path), allowSingleQuotes=False)
-    except AnalysisException as error:
-        if error.getCondition() != "COLUMN_ALREADY_EXISTS":
-            raise
-        # Spark's column names ignore case: {"text": ..} and {"Text": ..} are one column to it (and a
-        # key twice in a line, which pyarrow refuses): never read as the wrong one
-        name = (error.getMessageParameters() or {}).get("columnName", "")
-        raise InputError(
-            f"{path}: the key {name} twice in a line, or beside a key that differs from it only in case; "
-            "Spark's reader cannot read them apart (rename the keys, or use --engine duckdb)"
-        ) from None
+    # JSON as pyarrow reads it on the DuckDB engine: a 'single-quoted' string is not JSON, and
+    # makes the line corrupt (Jackson takes it by default; both take NaN and Infinity)
+    frame = session.read.json(_literal(path), allowSingleQuotes=False)
     if "_corrupt_record" in frame.columns:  # Spark's reader keeps such a line as NULLs (a NULL text)
         raise InputError(f"{path}: a line is not valid JSON, or not UTF-8 (JSON lines must be UTF-8)")
     return frame
