@@ -454,6 +454,31 @@ def test_lines_with_classic_mac_line_ends_are_split_at_cr_as_on_duckdb(spark, tm
 
 
 @pytest.mark.slow
+def test_lines_joined_with_their_boms_and_binary_lines_files_are_read_as_on_duckdb(spark, tmp_path):
+    """Files joined by `cat` keep each one's BOM at the start of a line: DuckDB drops it from every
+    line, Spark kept it past the first (a document one character longer: other shingles and
+    Jaccards). A binary --lines file, which DuckDB refuses, was read by Spark as lines."""
+    fox = "the quick brown fox jumps over the lazy dog"
+    joined = tmp_path / "joined.txt"
+    joined.write_bytes(f"\ufeff{fox}\nsomething else entirely\n\ufeff{fox}\n\ufeff\n".encode())
+    duck, spark_pairs, summary = run_both(tmp_path, [str(joined)], "--lines", "--threshold", "0.5")
+    assert duck == spark_pairs and duck.splitlines()[1].startswith(b"1,3,1.0"), (duck, spark_pairs)
+    assert "4 read = 3 processed + 1 empty + 0 skipped" in summary
+    mac = tmp_path / "mac-latin1.txt"  # Spark found no \r in a first line that is not UTF-8: one document
+    mac.write_bytes(f"caf\xe9 {fox}\r{fox}\r".encode("latin-1"))
+    duck, spark_pairs, summary = run_both(tmp_path, [str(mac)], "--lines", "--threshold", "0.5")
+    assert duck == spark_pairs and duck.splitlines()[1:] == [b"1,2,0.875,0.828125"], (duck, spark_pairs)
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"text\x00\x00\x00\x00\x00\x00 and more\n" * 20)
+    duck_error, spark_error = errors_of_both(tmp_path, [str(binary)], "--lines")
+    assert (
+        duck_error
+        == spark_error
+        == f"Error: {binary} is a binary file, not lines of text: --lines reads text files (tables without it)\n"
+    )
+
+
+@pytest.mark.slow
 def test_table_cells_that_are_not_utf8_are_read_as_on_duckdb(spark, tmp_path):
     """Spark read a Latin-1 CSV as UTF-8, each such byte silently U+FFFD (other pairs than DuckDB's),
     took a Parquet string that is not UTF-8 as it was, refused a binary text column, kept binary ids

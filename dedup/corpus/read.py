@@ -585,7 +585,7 @@ def _has_newline(file: BinaryIO) -> bool:
 
 def _read_line_stream(corpus: Corpus, path: Path, prefix: str | None, file: BinaryIO) -> None:
     """_split_lines for a file that holds \\n, line by line: the same documents."""
-    _refuse_binary(path, file.read(BINARY_SNIFF_BYTES))
+    refuse_binary_lines(path, file.read(BINARY_SNIFF_BYTES))
     file.seek(0)
     for number, line in enumerate(file, start=1):
         raw = line.removesuffix(b"\n")
@@ -593,7 +593,7 @@ def _read_line_stream(corpus: Corpus, path: Path, prefix: str | None, file: Bina
 
 
 def _split_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes) -> None:
-    _refuse_binary(path, data)
+    refuse_binary_lines(path, data)
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM) :]
     separator = line_break(data)
@@ -614,7 +614,8 @@ def _add_line(corpus: Corpus, prefix: str | None, number: int, raw: bytes) -> No
     corpus.add(f"{prefix}:{number}" if prefix is not None else number, text, encoding)
 
 
-def _refuse_binary(path: Path, head: bytes) -> None:
+def refuse_binary_lines(path: Path | str, head: bytes) -> None:
+    """A --lines file whose first BINARY_SNIFF_BYTES look binary is refused (both engines)."""
     if _looks_binary(head):
         raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
 

@@ -26,6 +26,7 @@ from ...corpus.read import (
     csv_delimiter,
     mac_lines_note,
     nan_ids,
+    refuse_binary_lines,
     table_format,
 )
 from ...errors import InputError, UsageError
@@ -75,9 +76,9 @@ def read_corpus(engine: Any, settings: Settings) -> tuple[bool, list[str]]:
     # a row's id as text: its input's prefix (several inputs), then its line or row number
     row_id = F.concat(F.coalesce(F.col("id_prefix"), F.lit("")), F.col("source_row").cast("string"))
     content = F.col("content")
-    # a BOM starts a file or its first line; a table's cell (content when not UTF-8) keeps its bytes
-    first_line = (F.col("source_row") == 1) & ~F.col("from_table")
-    content = F.when(first_line | F.col("whole_file"), _drop_bom(content)).otherwise(content)
+    # a BOM starts a file or any of its lines (as dedup.corpus.read.decode reads each line: files
+    # joined by `cat`); a table's cell (content when not UTF-8) keeps its bytes
+    content = F.when(~F.col("from_table"), _drop_bom(content)).otherwise(content)
     valid = F.is_valid_utf8(content.cast("string"))
     text = F.coalesce(F.col("text"), F.when(valid, content.cast("string")).otherwise(F.decode(content, "ISO-8859-1")))
     encoding = F.when(F.col("text").isNull() & ~valid, F.lit("latin-1")).otherwise(F.lit("utf-8"))
@@ -202,6 +203,8 @@ def _read_input(
             F.when(binary, F.lit("binary file (NUL byte in the first 8000 bytes)")).alias("reason"),
         )
     if kind == "lines":
+        with engine.open_bytes(path) as data:  # as dedup.corpus.read reads it: a binary file is refused
+            refuse_binary_lines(path, data.read(BINARY_SNIFF_BYTES))
         frame = session.read.option("lineSep", "\n").text(_literal(path))
         if _mac_line_ends(engine, path, frame):  # as dedup.corpus.read.line_break: no \n at all, but \r
             frame = session.read.option("lineSep", "\r").text(_literal(path))
@@ -257,7 +260,8 @@ def _mac_line_ends(engine: Any, path: str, frame: Any) -> bool:
     from pyspark.sql import functions as F
 
     value = F.col("value").cast("binary")
-    first = frame.limit(2).select(F.octet_length(value), F.instr(F.col("value"), "\r") > 0).collect()
+    # searched as bytes: instr() on a line that is not UTF-8 found no \r in it (a Latin-1 file)
+    first = frame.limit(2).select(F.octet_length(value), F.contains(value, F.lit(bytearray(b"\r")))).collect()
     fs, hadoop_path = engine._filesystem(path)
     if len(first) != 1 or not first[0][1]:
         return False

@@ -1,9 +1,10 @@
-"""Random small JSON lines files read by both engines' readers: the same documents, or refused.
+"""Random small inputs read by both engines' readers: the same documents, or refused.
 
-    python benchmarks/json_agreement.py SEED COUNT [FOLDER]
+    python benchmarks/read_agreement.py jsonl|lines SEED COUNT [FOLDER]
 
-Each file (quotes, escapes, lone surrogates, values of mixed types, NaN, a BOM, Latin-1 bytes,
-\\n / \\r\\n / \\r line ends, keys in other cases) is read by the DuckDB engine's reader
+Each file, JSON lines (quotes, escapes, lone surrogates, values of mixed types, NaN, a BOM, Latin-1
+bytes, \\n / \\r\\n / \\r line ends, keys in other cases) or a --lines file (text, line breaks,
+BOMs, NULs, Latin-1 and invalid UTF-8 bytes), is read by the DuckDB engine's reader
 (dedup.corpus.read.read_by_python) and the Spark engine's (dedup.engines.spark.read.read_corpus, in
 one local session); it prints every file the two do not read alike, then the counts: `same`, `both
 refuse`, `refused/ok` (refused on DuckDB only), `ok/refused` (on Spark only), `APART` (read into other
@@ -29,10 +30,12 @@ SPARK_TEST_CONF = {
     "spark.driver.bindAddress": "127.0.0.1",
 }
 
-seed = int(sys.argv[1])
-n = int(sys.argv[2])
+kind = sys.argv[1]
+seed = int(sys.argv[2])
+n = int(sys.argv[3])
 rng = random.Random(seed)
-out = Path(sys.argv[3] if len(sys.argv) > 3 else f"/tmp/json-agreement-{seed}")
+out = Path(sys.argv[4] if len(sys.argv) > 4 else f"/tmp/read-agreement-{kind}-{seed}")
+lines = kind == "lines"
 out.mkdir(parents=True, exist_ok=True)
 
 TEXTS = [
@@ -105,6 +108,37 @@ def line():
     return "{" + ", ".join(parts) + "}"
 
 
+PIECES = [
+    b"abc",
+    b"hello world",
+    b" ",
+    b"\t",
+    b"\n",
+    b"\n",
+    b"\r\n",
+    b"\r",
+    b"\xef\xbb\xbf",
+    b"\x00",
+    b"\xe9",
+    b"\xc3\xa9",
+    b"\xe2\x80\xa8",
+    b"\x85",
+    b"\xc2\x85",
+    b"\x0b",
+    b"\x0c",
+    b"\x1c",
+    b"",
+    b"\xf0\x9f\x98\x80",
+    b"\xed\xa0\x80",
+]
+
+
+def make_lines(i):
+    p = out / f"f{i:04d}.txt"
+    p.write_bytes(b"".join(rng.choice(PIECES) for _ in range(rng.randint(0, 12))))
+    return p
+
+
 def make(i):
     lines = [line() for _ in range(rng.randint(1, 5))]
     eol = rng.choice(["\n", "\n", "\r\n", "\r"])
@@ -121,7 +155,7 @@ def make(i):
 
 def duck(p):
     try:
-        r = read_by_python(Settings(inputs=[p]))
+        r = read_by_python(Settings(inputs=[p], lines=lines))
         t = r.raw.sort_by("position")
         return (
             "ok",
@@ -141,7 +175,7 @@ session = new_session("local[2]", SPARK_TEST_CONF, app_name="fuzz")
 def spark(p, k):
     try:
         eng = SparkEngine(session, out / f"w{k}")
-        has_ids, notes = spark_read(eng, Settings(inputs=[p], engine="spark", work_dir=out / f"w{k}"))
+        has_ids, notes = spark_read(eng, Settings(inputs=[p], lines=lines, engine="spark", work_dir=out / f"w{k}"))
         rows = session.table("raw_documents").orderBy("position").collect()
         sk = session.table("raw_skipped").collect()
         return ("ok", [(str(r["id"]), r["text"]) for r in rows], sorted(tuple(r) for r in sk))
@@ -153,7 +187,7 @@ def spark(p, k):
 
 stats = {}
 for i in range(n):
-    p = make(i)
+    p = make_lines(i) if lines else make(i)
     a, b = duck(p), spark(p, i)
     if a[0] == b[0] == "ok":
         key = "same" if a[1] == b[1] and len(a[2]) == len(b[2]) else "APART"
