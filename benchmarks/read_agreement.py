@@ -17,18 +17,10 @@ import sys
 from pathlib import Path
 
 from dedup.corpus.read import read_by_python
-from dedup.engines.spark.engine import SparkEngine, new_session
+from dedup.engines.spark.engine import SMALL_LOCAL_CONF, SparkEngine, new_session
 from dedup.engines.spark.read import read_corpus as spark_read
 from dedup.errors import InputError, UsageError
 from dedup.settings import Settings
-
-SPARK_TEST_CONF = {
-    "spark.sql.shuffle.partitions": "4",
-    "spark.default.parallelism": "4",
-    "spark.sql.codegen.wholeStage": "false",
-    "spark.driver.host": "127.0.0.1",
-    "spark.driver.bindAddress": "127.0.0.1",
-}
 
 kind = sys.argv[1]
 seed = int(sys.argv[2])
@@ -169,7 +161,7 @@ def duck(p):
 
 
 os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-session = new_session("local[2]", SPARK_TEST_CONF, app_name="fuzz")
+session = new_session("local[2]", SMALL_LOCAL_CONF, app_name="fuzz")
 
 
 def spark(p, k):

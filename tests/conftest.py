@@ -8,6 +8,8 @@ import duckdb
 import pytest
 from hypothesis import HealthCheck, settings
 
+from dedup.engines.spark.engine import SMALL_LOCAL_CONF
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -51,15 +53,8 @@ def shared_corpora() -> Path:
 
 # Spark tests share one local SparkSession (a cold start costs 10-40 s). They never skip: CI
 # installs pyspark with the test extra, and a missing Java is a failure with dedup's own message.
-# Whole-stage code generation is off here: compiling the 128-column signature aggregate costs
-# ~20 s per run on tiny corpora; the results do not depend on it (the identity tests compare).
-SPARK_TEST_CONF = {
-    "spark.sql.shuffle.partitions": "4",
-    "spark.default.parallelism": "4",
-    "spark.sql.codegen.wholeStage": "false",
-    "spark.driver.host": "127.0.0.1",
-    "spark.driver.bindAddress": "127.0.0.1",
-}
+# Whole-stage code generation is off here (see SMALL_LOCAL_CONF).
+SPARK_TEST_CONF = SMALL_LOCAL_CONF
 
 
 @pytest.fixture(scope="session")

@@ -679,11 +679,10 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
         for name in (id_column or "id", text_column):
             if name in names:
                 _check_json_kind(table.column(name), path, name, kinds, rows)
+            elif name in seen or name == text_column:
+                table = table.append_column(name, pa.nulls(table.num_rows))
         if id_column is None and "id" in names and rows and "id" not in seen:
             raise InputError(f"{path}: id column 'id' is missing from the first {rows:,} lines (NULL ids)")
-        for name in (id_column or "id", text_column):
-            if name not in names and (name in seen or name == text_column):
-                table = table.append_column(name, pa.nulls(table.num_rows))
         seen.update(dict.fromkeys(names))
         _check_json_ids(table, path, id_column or "id")
         _read_arrow(corpus, table, str(path), id_column, text_column, prefix, (), rows)

@@ -48,6 +48,17 @@ DEFAULT_CONF = {
     "spark.sql.adaptive.enabled": "true",
     "spark.sql.adaptive.skewJoin.enabled": "true",
 }
+# A local session that runs many tiny corpora one after another (the tests, benchmarks/
+# read_agreement.py): few partitions, bound to 127.0.0.1, and no whole-stage code generation
+# (compiling the 128-column signature aggregate costs ~20 s a run on tiny corpora; results do not
+# depend on it: the identity tests compare).
+SMALL_LOCAL_CONF = {
+    "spark.sql.shuffle.partitions": "4",
+    "spark.default.parallelism": "4",
+    "spark.sql.codegen.wholeStage": "false",
+    "spark.driver.host": "127.0.0.1",
+    "spark.driver.bindAddress": "127.0.0.1",
+}
 # SQL settings in force while the engine runs a statement (on a given session too; each is put back
 # afterwards). Whole-stage code generation skips any plan node of more than maxFields columns
 # (default 100): the signatures aggregate (num_perm + 2 columns) and every scan of its table then ran
