@@ -1,14 +1,17 @@
 """Random small inputs read by both engines' readers: the same documents, or refused.
 
-    python benchmarks/read_agreement.py jsonl|lines SEED COUNT [FOLDER]
+    python benchmarks/read_agreement.py jsonl|lines|folder SEED COUNT [FOLDER]
 
 Each file, JSON lines (quotes, escapes, lone surrogates, values of mixed types, NaN, a BOM, Latin-1
-bytes, \\n / \\r\\n / \\r line ends, keys in other cases) or a --lines file (text, line breaks,
-BOMs, NULs, Latin-1 and invalid UTF-8 bytes), is read by the DuckDB engine's reader
+bytes, \\n / \\r\\n / \\r line ends, keys in other cases), a --lines file (text, line breaks,
+BOMs, NULs, Latin-1 and invalid UTF-8 bytes) or a folder (files of those bytes under hidden,
+non-UTF-8, spaced or nested names, empty and binary files, symlinks inside, outside, broken or to
+folders, fifos, a stray .parquet or .csv file, a `_SUCCESS`), is read by the DuckDB engine's reader
 (dedup.corpus.read.read_by_python) and the Spark engine's (dedup.engines.spark.read.read_corpus, in
 one local session); it prints every file the two do not read alike, then the counts: `same`, `both
-refuse`, `refused/ok` (refused on DuckDB only), `ok/refused` (on Spark only), `APART` (read into other
-documents: a defect).
+refuse`, `refused/ok` (refused on DuckDB only), `ok/refused` (on Spark only), `skipped, said` (files
+the Spark engine cannot read, a name not UTF-8 or starting with _, listed as skipped with that
+reason: documented), `APART` (read into other documents, or skipped for other reasons: a defect).
 """
 
 import os
@@ -29,6 +32,7 @@ rng = random.Random(seed)
 out = Path(sys.argv[4] if len(sys.argv) > 4 else f"/tmp/read-agreement-{kind}-{seed}")
 lines = kind == "lines"
 out.mkdir(parents=True, exist_ok=True)
+(out / "outside.txt").write_bytes(b"outside the folder")
 
 TEXTS = [
     '"raw	tab"',
@@ -131,6 +135,63 @@ def make_lines(i):
     return p
 
 
+NAMES = [
+    "a.txt",
+    "b",
+    "c.md",
+    ".hidden",
+    "sp ace.txt",
+    "caf\u00e9.txt",
+    "UPPER.TXT",
+    "_SUCCESS",
+    "x.json",
+    "emoji\U0001f600",
+    "n\u0301o.txt",
+    "d.log",
+]
+
+
+def make_folder(i):
+    root = out / f"d{i:04d}"
+    root.mkdir()
+    folders = [root]
+    for _ in range(rng.randint(0, 3)):
+        sub = rng.choice(folders) / rng.choice(["sub", ".git", "deep", "z", "_tmp", "é"])
+        sub.mkdir(exist_ok=True)
+        folders.append(sub)
+    made = []
+    for _ in range(rng.randint(1, 7)):
+        folder = rng.choice(folders)
+        r = rng.random()
+        if r < 0.06:
+            name = os.fsdecode(b"bad\xff" + str(rng.randint(0, 9)).encode())
+        else:
+            name = rng.choice(NAMES)
+        path = folder / name
+        if path.exists() or path.is_symlink():
+            continue
+        r = rng.random()
+        if r < 0.08 and made:
+            path.symlink_to(rng.choice(made))  # a link inside the folder
+        elif r < 0.12:
+            path.symlink_to(out / "outside.txt")
+        elif r < 0.15:
+            path.symlink_to(out / "missing.txt")
+        elif r < 0.18 and len(folders) > 1:
+            path.symlink_to(rng.choice(folders[1:]), target_is_directory=True)
+        elif r < 0.2:
+            os.mkfifo(path)
+        elif r < 0.24:
+            path.write_bytes(b"PAR1" + bytes(rng.randint(0, 255) for _ in range(20)))
+        elif r < 0.27:
+            path.with_suffix(".csv").write_bytes(b"id,text\n1,abc\n")
+            continue
+        else:
+            path.write_bytes(b"".join(rng.choice(PIECES) for _ in range(rng.randint(0, 12))))
+            made.append(path)
+    return root
+
+
 def make(i):
     lines = [line() for _ in range(rng.randint(1, 5))]
     eol = rng.choice(["\n", "\n", "\r\n", "\r"])
@@ -179,17 +240,25 @@ def spark(p, k):
 
 stats = {}
 for i in range(n):
-    p = make_lines(i) if lines else make(i)
+    p = make_lines(i) if lines else make_folder(i) if kind == "folder" else make(i)
     a, b = duck(p), spark(p, i)
     if a[0] == b[0] == "ok":
-        key = "same" if a[1] == b[1] and len(a[2]) == len(b[2]) else "APART"
+        said = {source for source, reason in b[2] if reason.startswith("not read by the Spark engine")}
+
+        def under(name, said=said):
+            return any(name == s or (s.endswith("/") and name.startswith(s)) for s in said)
+
+        alike = [d for d in a[1] if not under(d[0])] == b[1]
+        alike = alike and [x for x in a[2] if not under(x[0])] == [x for x in b[2] if x[0] not in said]
+        key = "same" if a[1] == b[1] and a[2] == b[2] else "skipped, said" if alike else "APART"
     elif a[0] == b[0] == "refused":
         key = "both refuse"
     else:
         key = f"{a[0]}/{b[0]}"
     stats[key] = stats.get(key, 0) + 1
-    if key not in ("same", "both refuse"):
-        print("==", key, p, repr(p.read_bytes()[:300]))
+    if key not in ("same", "both refuse", "skipped, said"):
+        shown = sorted(str(f.relative_to(p)) for f in p.rglob("*")) if p.is_dir() else p.read_bytes()[:300]
+        print("==", key, p, repr(shown))
         print("   duck:", repr(a)[:400])
         print("   spark:", repr(b)[:400])
 print(stats)

@@ -577,6 +577,57 @@ def test_files_whose_names_are_not_utf8_are_listed_as_skipped_by_spark(spark, tm
 
 
 @pytest.mark.slow
+def test_folder_links_special_files_and_underscore_folders_are_read_as_on_duckdb(spark, tmp_path):
+    """Spark's own listing of a folder followed a symlink to a folder (a `loop -> .` link read
+    a.txt 40 times, as 40 documents paired with each other at 1.0; a link to a folder outside the
+    input read that folder), left out folders whose name starts with _ (read by DuckDB) and broken
+    links and fifos (listed as skipped by DuckDB), and stopped on a name that is not UTF-8 below the
+    top folder. Now the same documents and the same skipped inputs as on DuckDB; the names Spark
+    cannot read at all are listed as skipped, as before."""
+    fox = "the quick brown fox jumps over the lazy dog by the river"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "far.txt").write_text(fox + " far")
+    folder = tmp_path / "c"
+    (folder / "_tmp").mkdir(parents=True)
+    (folder / "deep" / "er").mkdir(parents=True)
+    (folder / "a.txt").write_text(fox)
+    (folder / "_tmp" / "b.txt").write_text(fox + " b")
+    (folder / "deep" / "er" / "c.txt").write_text(fox + " c")
+    (folder / "deep" / "empty.txt").write_bytes(b"")
+    (folder / "loop").symlink_to(folder, target_is_directory=True)
+    (folder / "deep" / "far").symlink_to(elsewhere, target_is_directory=True)
+    (folder / "deep" / "broken.txt").symlink_to(tmp_path / "missing.txt")
+    os.mkfifo(folder / "deep" / "er" / "fifo")
+    with open(bytes(folder) + b"/deep/er/lat\xe9.txt", "wb") as stream:
+        stream.write(b"nothing like the others at all")
+    outputs = []
+    for engine in ("duckdb", "spark"):
+        out = tmp_path / f"{engine}.csv"
+        extra = ["--engine", "spark", "--work-dir", str(tmp_path / "work")] if engine == "spark" else []
+        result = runner.invoke(app, ["run", str(folder), "-t", "0.5", "--show-skipped", "-o", str(out), *extra])
+        assert result.exit_code == 0, result.output
+        skipped = sorted(line.strip() for line in result.stderr.splitlines() if line.startswith("  ") and ": " in line)
+        outputs.append((out.read_bytes(), skipped))
+    (duck, duck_skipped), (spark_pairs, spark_skipped) = outputs
+    assert duck == spark_pairs and duck.count(b"\n") == 1 + 3  # a, _tmp/b, deep/er/c: 3 pairs
+    assert b"loop" not in spark_pairs and b"far" not in spark_pairs
+    name = "deep/er/lat\\xe9.txt"  # DuckDB reads it; the JVM cannot open it
+    assert spark_skipped == sorted([*duck_skipped, f"{name}: not read by the Spark engine (a name that is not UTF-8)"])
+    assert [line for line in duck_skipped if "broken" in line or "fifo" in line or "loop" in line] == [
+        "deep/broken.txt: broken symlink",
+        "deep/er/fifo: not a regular file",
+        "loop/: symlink to a folder (not followed)",
+    ]
+    # a file given by name that Spark's readers leave out (it was read as no document, unsaid)
+    for name in ("_notes.txt", ".notes.jsonl"):
+        (tmp_path / name).write_text('{"text": "x"}\n')
+        spark_run = ["--engine", "spark", "--work-dir", str(tmp_path / "work")]
+        result = runner.invoke(app, ["run", str(tmp_path / name), "--lines", *spark_run])
+        assert result.exit_code == 1 and "do not read a file whose name starts with . or _" in result.output
+
+
+@pytest.mark.slow
 def test_gzip_tables_and_parquet_folders_are_tables_as_on_duckdb(spark, tmp_path):
     """DuckDB reads `.csv.gz`, `.tsv.gz`, `.jsonl.gz` as tables and a folder holding only .parquet
     files as a Parquet dataset; Spark read each as binary files, skipped: 0 documents. And Spark

@@ -234,15 +234,24 @@ class SparkEngine:
         finally:
             stream.close()
 
+    def local_path(self, path: str) -> str | None:
+        """The path on the driver's own disk, when the engine's file system for it is the local
+        one (a local master, or a cluster that shares the disk); None for hdfs://, s3a://."""
+        fs, hadoop_path = self._filesystem(path)
+        if str(fs.getScheme()) != "file":
+            return None
+        return str(fs.makeQualified(hadoop_path).toUri().getPath())
+
     @contextmanager
     def open_bytes(self, path: str) -> Iterator[BinaryIO]:
         """A file of the engine's file system as a binary stream on the driver: a local file opened
         by Python, another read through the JVM in parts of READ_BYTES (each part a Py4J call)."""
-        fs, hadoop_path = self._filesystem(path)
-        if str(fs.getScheme()) == "file":
-            with open(str(fs.makeQualified(hadoop_path).toUri().getPath()), "rb") as file:
+        local = self.local_path(path)
+        if local is not None:
+            with open(local, "rb") as file:
                 yield file
             return
+        fs, hadoop_path = self._filesystem(path)
         stream = fs.open(hadoop_path)
         try:
             yield io.BufferedReader(_JavaStream(stream))
