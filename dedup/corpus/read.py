@@ -20,7 +20,7 @@ import pyarrow as pa
 from ..errors import InputError, Interrupted, UsageError, first_line
 from ..settings import Settings
 from .spool import SPOOL_BYTES, Spool
-from .walk import files_below, walk
+from .walk import files_below, walk, walk_tree
 
 # A table's format by its extension; csv, tsv and jsonl may be gzip-compressed (`.csv.gz`).
 TABLE_FORMATS = {".parquet": "parquet", ".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
@@ -653,7 +653,7 @@ def _read_table(
     if path.is_file() and path.stat().st_size == 0:
         return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
     if path.is_dir():
-        _list_left_out(corpus, path)
+        corpus.skipped += dataset_left_out(path)
     kind = table_format(path)
     latin1 = LATIN1_CELLS.get(kind or "", ())
     if kind == "jsonl":
@@ -779,7 +779,8 @@ def _dataset_parts(path: Path) -> Iterator[pa.Table]:
     (hive partitions included) that pyarrow.parquet.read_table gives it whole."""
     import pyarrow.dataset as ds
 
-    dataset = ds.dataset(path, format="parquet", partitioning=ds.HivePartitioning.discover(infer_dictionary=True))
+    partitioning = ds.HivePartitioning.discover(infer_dictionary=True)
+    dataset = ds.dataset(dataset_files(path), format="parquet", partitioning=partitioning, partition_base_dir=str(path))
     scan = ds.ParquetFragmentScanOptions(pre_buffer=False)
     parts = 0
     for batch in dataset.to_batches(batch_size=PART_ROWS, fragment_scan_options=scan, batch_readahead=2):
@@ -789,18 +790,30 @@ def _dataset_parts(path: Path) -> Iterator[pa.Table]:
         yield dataset.schema.empty_table()
 
 
-def _list_left_out(corpus: Corpus, root: Path) -> None:
+def dataset_files(root: Path) -> list[str]:
+    """The files of a Parquet dataset folder, in path order, as pyarrow's discovery lists them
+    (names starting with . or _ left out, at any depth) but for symlinked folders, which are not
+    entered (listed as skipped by _list_left_out): pyarrow's discovery followed them, so a `loop ->
+    .` link read every file 40 times (40 copies of each document, paired with each other at 1.0)."""
+    files = []
+    for top, folders, others in walk(root):
+        folders[:] = [name for name in folders if not name.startswith((".", "_"))]
+        files += [(top / name).as_posix() for name in others if not name.startswith((".", "_"))]
+    return sorted(files)
+
+
+def dataset_left_out(root: Path) -> list[Skipped]:
     """A Parquet dataset's reader leaves out names starting with `.` or `_` (Spark's `_SUCCESS`,
-    `_temporary/`): a .parquet file among them may hold documents, so it is listed as skipped."""
-    for file in sorted(files_below(root)):
-        if (
-            file.suffix == ".parquet"
-            and file.is_file()
-            and any(part.startswith((".", "_")) for part in file.relative_to(root).parts)
-        ):
-            corpus.skipped.append(
-                Skipped(path_id(file), "not read: a Parquet dataset leaves out names starting with . or _")
-            )
+    `_temporary/`): a .parquet file among them may hold documents, so it is listed as skipped; so is
+    a symlink to a folder, which dedup does not follow (see dataset_files). Both engines."""
+    skipped = []
+    for file, is_folder in sorted(walk_tree(root)):
+        hidden = any(part.startswith((".", "_")) for part in file.relative_to(root).parts)
+        if is_folder and file.is_symlink() and not hidden:
+            skipped.append(Skipped(path_id(file) + "/", "symlink to a folder (not followed)"))
+        elif file.suffix == ".parquet" and file.is_file() and hidden:
+            skipped.append(Skipped(path_id(file), "not read: a Parquet dataset leaves out names starting with . or _"))
+    return skipped
 
 
 def _check_json_ids(table: pa.Table, path: Path, id_name: str) -> None:
@@ -951,7 +964,12 @@ def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
             if path.is_file():  # without pyarrow.dataset, which read_table imports (~0.1 s)
                 with pq.ParquetFile(path) as parquet:
                     return parquet.read()
-            return pq.read_table(path)
+            import pyarrow.dataset as ds
+
+            dataset = ds.dataset(
+                dataset_files(path), format="parquet", partitioning="hive", partition_base_dir=str(path)
+            )
+            return dataset.to_table()
         if kind in ("csv", "tsv"):  # its cells as bytes (csv_cells_as_text)
             return pa.concat_tables(list(table_parts(path, delimiter)))
         return _load_json(path)

@@ -24,6 +24,8 @@ from ...corpus.read import (
     COMPRESSED,
     check_distinct_inputs,
     csv_delimiter,
+    dataset_files,
+    dataset_left_out,
     mac_lines_note,
     nan_ids,
     path_id,
@@ -250,6 +252,8 @@ def _read_input(
                 "with dos2unix, or use --engine duckdb)"
             )
         line_break = layout.line_break
+    if table_kind == "parquet" and os.path.isdir(path):  # as the DuckDB engine lists a dataset
+        skipped += [(left.source, left.reason) for left in dataset_left_out(Path(path))]
     from pyspark.errors import AnalysisException
 
     try:
@@ -400,6 +404,9 @@ def _check_id_values(frame: Any, path: str, id_name: str, csv: bool) -> None:
 def _table_reader(
     session: Any, path: str, kind: str | None, delimiter: str | None = None, line_break: str | None = None
 ) -> Any:
+    files = dataset_files(Path(path)) if kind == "parquet" and os.path.isdir(path) else []
+    if files:  # a local dataset: its files as the DuckDB engine lists them (Spark's listing follows folder links)
+        return session.read.option("basePath", _literal(path)).parquet(*map(_literal, files))
     if kind == "parquet":
         return session.read.parquet(_literal(path))
     if kind in ("csv", "tsv"):
