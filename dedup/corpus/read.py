@@ -793,7 +793,7 @@ def _dataset_parts(path: Path) -> Iterator[pa.Table]:
 def dataset_files(root: Path) -> list[str]:
     """The files of a Parquet dataset folder, in path order, as pyarrow's discovery lists them
     (names starting with . or _ left out, at any depth) but for symlinked folders, which are not
-    entered (listed as skipped by _list_left_out): pyarrow's discovery followed them, so a `loop ->
+    entered (listed as skipped by dataset_left_out): pyarrow's discovery followed them, so a `loop ->
     .` link read every file 40 times (40 copies of each document, paired with each other at 1.0)."""
     files = []
     for top, folders, others in walk(root):

@@ -170,8 +170,9 @@ def _read_input(
     from pyspark.sql import functions as F
 
     kind = _kind(engine, path, settings)
+    fs, hadoop_path = engine._filesystem(path)
     hidden = path.rstrip("/").rsplit("/", 1)[-1].startswith(HIDDEN_PREFIXES)
-    if hidden and not engine._filesystem(path)[0].getFileStatus(engine._filesystem(path)[1]).isDirectory():
+    if hidden and not fs.getFileStatus(hadoop_path).isDirectory():
         # Spark's readers leave such a file out even when it is named: it would be read as nothing
         raise InputError(
             f"{path}: Spark's readers do not read a file whose name starts with . or _ "
@@ -198,7 +199,6 @@ def _read_input(
         else:
             frame = _binary_files(session, [_literal(path)])
             ids = F.lit(path)
-            fs, hadoop_path = engine._filesystem(path)
             empty = [root] if fs.getFileStatus(hadoop_path).getLen() == 0 else []
         if empty:  # Spark's file scan reads no split of a zero-byte file: each is a document, empty
             listed = session.createDataFrame([(name,) for name in empty], "path string")
@@ -566,7 +566,7 @@ def _unlisted(engine: Any, root: str, prefix: str, skipped: list[tuple[str, str]
             elif name.startswith("."):
                 skipped.append((prefix + rel, "hidden file"))
             elif name.startswith("_"):
-                skipped.append((prefix + rel, "not read by the Spark engine (a name starting with _)"))
+                skipped.append((prefix + rel, UNDERSCORE_NAME))
             elif status.getLen() == 0:
                 empty.append(str(fs.makeQualified(status.getPath()).toString()))
     return empty
