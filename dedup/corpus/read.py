@@ -13,14 +13,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 import pyarrow as pa
 
 from ..errors import InputError, Interrupted, UsageError, first_line
 from ..settings import Settings
 from .spool import SPOOL_BYTES, Spool
-from .walk import files_below, walk, walk_tree
+from .walk import files_below, walk
 
 # A table's format by its extension; csv, tsv and jsonl may be gzip-compressed (`.csv.gz`).
 TABLE_FORMATS = {".parquet": "parquet", ".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
@@ -652,15 +652,16 @@ def _read_table(
 ) -> None:
     if path.is_file() and path.stat().st_size == 0:
         return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
-    if path.is_dir():
-        corpus.skipped += dataset_left_out(path)
+    dataset = list_dataset(path) if path.is_dir() else None
+    if dataset is not None:
+        corpus.skipped += dataset.skipped()
     kind = table_format(path)
     latin1 = LATIN1_CELLS.get(kind or "", ())
     if kind == "jsonl":
         _read_json_lines(corpus, path, id_column, text_column, prefix)
         return
     rows = 0  # a table without an id column numbers its rows from 1 across its parts
-    for table in table_parts(path, delimiter):
+    for table in table_parts(path, delimiter, dataset):
         _read_arrow(corpus, table, str(path), id_column, text_column, prefix, latin1, rows)
         rows += table.num_rows
 
@@ -732,8 +733,9 @@ def csv_delimiter(kind: str | None, given: str | None) -> str:
     return given or ("\t" if kind == "tsv" else ",")
 
 
-def table_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
-    """A table's rows in parts: a CSV or TSV, a JSON lines file, a Parquet dataset folder or file."""
+def table_parts(path: Path, delimiter: str | None = None, dataset: DatasetListing | None = None) -> Iterator[pa.Table]:
+    """A table's rows in parts: a CSV or TSV, a JSON lines file, a Parquet dataset folder (the files
+    of `dataset` when the caller listed it) or file."""
     kind = table_format(path)
     try:
         if kind in ("csv", "tsv"):
@@ -741,7 +743,7 @@ def table_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
         elif kind == "jsonl":
             yield from _json_parts(path)
         elif path.is_dir():
-            yield from _dataset_parts(path)
+            yield from _dataset_parts(path, (dataset or list_dataset(path)).files)
         else:
             yield from _parquet_parts(path)
     except (pa.ArrowInvalid, OSError, EOFError) as error:  # EOFError: a truncated .gz
@@ -774,13 +776,13 @@ def _parquet_parts(path: Path) -> Iterator[pa.Table]:
             yield pa.Table.from_batches([batch])
 
 
-def _dataset_parts(path: Path) -> Iterator[pa.Table]:
+def _dataset_parts(path: Path, files: list[str]) -> Iterator[pa.Table]:
     """A Parquet dataset folder's rows in parts of PART_ROWS, in the order and with the columns
     (hive partitions included) that pyarrow.parquet.read_table gives it whole."""
     import pyarrow.dataset as ds
 
     partitioning = ds.HivePartitioning.discover(infer_dictionary=True)
-    dataset = ds.dataset(dataset_files(path), format="parquet", partitioning=partitioning, partition_base_dir=str(path))
+    dataset = ds.dataset(files, format="parquet", partitioning=partitioning, partition_base_dir=str(path))
     scan = ds.ParquetFragmentScanOptions(pre_buffer=False)
     parts = 0
     for batch in dataset.to_batches(batch_size=PART_ROWS, fragment_scan_options=scan, batch_readahead=2):
@@ -790,30 +792,47 @@ def _dataset_parts(path: Path) -> Iterator[pa.Table]:
         yield dataset.schema.empty_table()
 
 
-def dataset_files(root: Path) -> list[str]:
-    """The files of a Parquet dataset folder, in path order, as pyarrow's discovery lists them
-    (names starting with . or _ left out, at any depth) but for symlinked folders, which are not
-    entered (listed as skipped by dataset_left_out): pyarrow's discovery followed them, so a `loop ->
-    .` link read every file 40 times (40 copies of each document, paired with each other at 1.0)."""
-    files = []
+class DatasetListing(NamedTuple):
+    """A Parquet dataset folder as both engines read it, listed once: the files read, in path order,
+    and what is left out, never silently (a path below the folder, with the reason)."""
+
+    files: list[str]
+    left_out: list[tuple[Path, str]]
+
+    def skipped(self, shown: Callable[[Path], str] = path_id) -> list[Skipped]:
+        """What is left out, as skipped inputs (a folder's name ending in /), each path as `shown`."""
+        return [Skipped(shown(path) + ("/" if reason == FOLDER_LINK else ""), reason) for path, reason in self.left_out]
+
+
+FOLDER_LINK = "symlink to a folder (not followed)"
+
+
+def list_dataset(root: Path) -> DatasetListing:
+    """A Parquet dataset folder's files as pyarrow's discovery lists them (names starting with . or _
+    left out, at any depth) but for symlinked folders, which are not entered: pyarrow's and Spark's
+    discovery followed them, so a `loop -> .` link read every file 40 times (40 copies of each
+    document, paired with each other at 1.0). Left out, as skipped: such a link; a .parquet file
+    under a . or _ name (Spark's `_SUCCESS`, `_temporary/`), which may hold documents; a broken
+    symlink or a special file, which neither engine can read. Both engines, and --write-deduplicated."""
+    files: list[str] = []
+    left_out: list[tuple[Path, str]] = []
     for top, folders, others in walk(root):
-        folders[:] = [name for name in folders if not name.startswith((".", "_"))]
-        files += [(top / name).as_posix() for name in others if not name.startswith((".", "_"))]
-    return sorted(files)
-
-
-def dataset_left_out(root: Path) -> list[Skipped]:
-    """A Parquet dataset's reader leaves out names starting with `.` or `_` (Spark's `_SUCCESS`,
-    `_temporary/`): a .parquet file among them may hold documents, so it is listed as skipped; so is
-    a symlink to a folder, which dedup does not follow (see dataset_files). Both engines."""
-    skipped = []
-    for file, is_folder in sorted(walk_tree(root)):
-        hidden = any(part.startswith((".", "_")) for part in file.relative_to(root).parts)
-        if is_folder and file.is_symlink() and not hidden:
-            skipped.append(Skipped(path_id(file) + "/", "symlink to a folder (not followed)"))
-        elif file.suffix == ".parquet" and file.is_file() and hidden:
-            skipped.append(Skipped(path_id(file), "not read: a Parquet dataset leaves out names starting with . or _"))
-    return skipped
+        hidden = any(part.startswith((".", "_")) for part in top.relative_to(root).parts)
+        for name in folders:
+            if (top / name).is_symlink() and not hidden and not name.startswith((".", "_")):
+                left_out.append((top / name, FOLDER_LINK))
+        for name in others:
+            path = top / name
+            if hidden or name.startswith((".", "_")):
+                if path.suffix == ".parquet" and path.is_file():
+                    left_out.append((path, "not read: a Parquet dataset leaves out names starting with . or _"))
+            elif not path.exists():
+                left_out.append((path, "broken symlink"))
+            elif not path.is_file():
+                left_out.append((path, "not a regular file"))
+            else:
+                files.append(path.as_posix())
+    return DatasetListing(sorted(files), sorted(left_out))
 
 
 def _check_json_ids(table: pa.Table, path: Path, id_name: str) -> None:
@@ -848,9 +867,11 @@ def _read_arrow(
 ) -> None:
     columns = table.column_names
     if text_column not in columns:
-        raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, columns))}")
+        raise InputError(
+            f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, columns)) or 'none'}"
+        )
     if id_column is not None and id_column not in columns:
-        raise InputError(f"{path}: no id column {id_column!r}; columns are {', '.join(map(repr, columns))}")
+        raise InputError(f"{path}: no id column {id_column!r}; columns are {', '.join(map(repr, columns)) or 'none'}")
     id_name = id_column if id_column is not None else ("id" if "id" in columns else None)
     for name in (text_column, id_name):
         if name is not None and columns.count(name) > 1:
@@ -967,7 +988,7 @@ def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
             import pyarrow.dataset as ds
 
             dataset = ds.dataset(
-                dataset_files(path), format="parquet", partitioning="hive", partition_base_dir=str(path)
+                list_dataset(path).files, format="parquet", partitioning="hive", partition_base_dir=str(path)
             )
             return dataset.to_table()
         if kind in ("csv", "tsv"):  # its cells as bytes (csv_cells_as_text)

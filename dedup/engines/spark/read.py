@@ -24,8 +24,7 @@ from ...corpus.read import (
     COMPRESSED,
     check_distinct_inputs,
     csv_delimiter,
-    dataset_files,
-    dataset_left_out,
+    list_dataset,
     mac_lines_note,
     nan_ids,
     path_id,
@@ -114,7 +113,9 @@ def _numbered_ids(engine: Any, settings: Settings) -> bool:
         return True
     if kind != "table" or settings.id_column is not None:
         return False
-    return "id" not in _table_reader(engine.session, path, _table_format(engine, path), settings.delimiter).columns
+    table_kind = _table_format(engine, path)
+    dataset = _local_dataset(engine, path) if table_kind == "parquet" else None
+    return "id" not in _table_reader(engine.session, path, table_kind, settings.delimiter, dataset=dataset).columns
 
 
 def _drop_bom(content: Any) -> Any:
@@ -252,12 +253,13 @@ def _read_input(
                 "with dos2unix, or use --engine duckdb)"
             )
         line_break = layout.line_break
-    if table_kind == "parquet" and os.path.isdir(path):  # as the DuckDB engine lists a dataset
-        skipped += [(left.source, left.reason) for left in dataset_left_out(Path(path))]
+    dataset = _local_dataset(engine, path) if table_kind == "parquet" else None
+    if dataset is not None:
+        skipped += dataset.skipped
     from pyspark.errors import AnalysisException
 
     try:
-        return _read_table(session, path, table_kind, rank, settings, multiple, id_columns, line_break)
+        return _read_table(session, path, table_kind, rank, settings, multiple, id_columns, line_break, dataset)
     except AnalysisException as error:
         if error.getCondition() != "COLUMN_ALREADY_EXISTS":
             raise
@@ -305,12 +307,13 @@ def _read_table(
     multiple: bool,
     id_columns: list[str],
     line_break: str | None,
+    dataset: DatasetPlan | None,
 ) -> Any:
     from pyspark.sql import functions as F
 
-    frame = _table_reader(session, path, kind, settings.delimiter, line_break)
+    frame = _table_reader(session, path, kind, settings.delimiter, line_break, dataset)
     columns = frame.columns
-    if not columns and not frame.isEmpty():  # lines of `{}`: documents without a text, refused as on DuckDB
+    if not columns and (dataset is not None or not frame.isEmpty()):  # lines of `{}`, a dataset of no files
         raise InputError(f"{path}: no text column {settings.text_column!r}; columns are none")
     if not columns:  # a zero-byte file, or JSON lines that are blank: an empty table, as on DuckDB
         id_type = "string" if multiple else "bigint"
@@ -402,11 +405,19 @@ def _check_id_values(frame: Any, path: str, id_name: str, csv: bool) -> None:
 
 
 def _table_reader(
-    session: Any, path: str, kind: str | None, delimiter: str | None = None, line_break: str | None = None
+    session: Any,
+    path: str,
+    kind: str | None,
+    delimiter: str | None = None,
+    line_break: str | None = None,
+    dataset: DatasetPlan | None = None,
 ) -> Any:
-    files = dataset_files(Path(path)) if kind == "parquet" and os.path.isdir(path) else []
-    if files:  # a local dataset: its files as the DuckDB engine lists them (Spark's listing follows folder links)
-        return session.read.option("basePath", _literal(path)).parquet(*map(_literal, files))
+    if dataset is not None:  # a local dataset, read as the DuckDB engine lists it
+        if not dataset.files:  # a table of no columns (Spark: "unable to infer schema")
+            from pyspark.sql.types import StructType
+
+            return session.createDataFrame([], StructType())
+        return session.read.option("basePath", _literal(dataset.root)).parquet(*map(_literal, dataset.files))
     if kind == "parquet":
         return session.read.parquet(_literal(path))
     if kind in ("csv", "tsv"):
@@ -473,6 +484,37 @@ class FolderPlan:
     loads: list[str] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class DatasetPlan:
+    """A local Parquet dataset folder as the DuckDB engine lists it: its path on the driver's disk,
+    the files Spark reads, and the skipped (source, reason)."""
+
+    root: str
+    files: list[str]
+    skipped: list[tuple[str, str]]
+
+
+def _local_dataset(engine: Any, path: str) -> DatasetPlan | None:
+    """A Parquet dataset folder on the driver's disk, listed once by dedup.corpus.read.list_dataset
+    (Spark's own discovery follows folder links: a `loop -> ..` link read every part 40 times; and
+    given a file:/ path it left out the parts in a subfolder), but for the files Spark cannot open (a
+    name that is not UTF-8). None for a file, or a folder on HDFS or an object store."""
+    local = engine.local_path(path)
+    if local is None or not os.path.isdir(local):
+        return None
+    listing = list_dataset(Path(local))
+    plan = DatasetPlan(local, [], [])
+    plan.skipped = [
+        (left.source, left.reason) for left in listing.skipped(lambda p: path_id(Path(path) / p.relative_to(local)))
+    ]
+    for file in listing.files:
+        if _utf8(os.fsencode(file)):
+            plan.files.append(file)
+        else:
+            plan.skipped.append((path_id(Path(path) / Path(file).relative_to(local)), NOT_UTF8_NAME))
+    return plan
 
 
 def _local_folder(root: str, prefix: str, follow_links: bool) -> FolderPlan:
