@@ -1,12 +1,15 @@
 """Random small inputs read by both engines' readers: the same documents, or refused.
 
-    python benchmarks/read_agreement.py jsonl|lines|folder SEED COUNT [FOLDER]
+    python benchmarks/read_agreement.py jsonl|lines|folder|dataset SEED COUNT [FOLDER]
 
 Each file, JSON lines (quotes, escapes, lone surrogates, values of mixed types, NaN, a BOM, Latin-1
 bytes, \\n / \\r\\n / \\r line ends, keys in other cases), a --lines file (text, line breaks,
 BOMs, NULs, Latin-1 and invalid UTF-8 bytes) or a folder (files of those bytes under hidden,
 non-UTF-8, spaced or nested names, empty and binary files, symlinks inside, outside, broken or to
-folders, fifos, a stray .parquet or .csv file, a `_SUCCESS`), is read by the DuckDB engine's reader
+folders, fifos, a stray .parquet or .csv file, a `_SUCCESS`) or a Parquet dataset folder (part
+files with text and id columns of several Arrow types, NULLs, Latin-1 bytes, under nested, hive
+`k=v`, `_` or `.` folders, beside a `_SUCCESS`, a stray text file, symlinks to parts, to folders,
+outside or broken, fifos; sometimes a folder named *.parquet), is read by the DuckDB engine's reader
 (dedup.corpus.read.read_by_python) and the Spark engine's (dedup.engines.spark.read.read_corpus, in
 one local session); it prints every file the two do not read alike, then the counts: `same`, `both
 refuse`, `refused/ok` (refused on DuckDB only), `ok/refused` (on Spark only), `skipped, said` (files
@@ -192,6 +195,93 @@ def make_folder(i):
     return root
 
 
+TEXT_VALUES = ["abc", "hello world", "", None, "caf\u00e9", "\U0001f600 x", "a\x00b", "line\nbreak", "abc"]
+
+
+def make_part(path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = rng.randint(0, 4)
+    texts = [rng.choice(TEXT_VALUES) for _ in range(rows)]
+    r = rng.random()
+    if r < 0.55:
+        text = pa.array(texts, pa.string())
+    elif r < 0.65:
+        text = pa.array(texts, pa.large_string())
+    elif r < 0.75:
+        text = pa.array(texts, pa.string()).dictionary_encode()
+    elif r < 0.88:
+        raw = [
+            None if t is None else t.encode("latin-1", "replace") if rng.random() < 0.3 else t.encode() for t in texts
+        ]
+        text = pa.array(raw, pa.binary())
+    elif r < 0.94:
+        text = pa.nulls(rows)
+    else:
+        text = pa.array([rng.randint(0, 5) for _ in range(rows)], pa.int64())
+    columns = {"text" if rng.random() < 0.95 else "Text": text}
+    r = rng.random()
+    if r < 0.3:
+        columns["id"] = pa.array([f"id{rng.randint(0, 20)}" for _ in range(rows)])
+    elif r < 0.5:
+        columns["id"] = pa.array(
+            [rng.randint(0, 20) for _ in range(rows)], rng.choice([pa.int64(), pa.int32(), pa.uint64()])
+        )
+    elif r < 0.53:
+        columns["id"] = pa.array([rng.randint(0, 20) + 0.0 for _ in range(rows)])
+    if rng.random() < 0.15:
+        columns["k"] = pa.array([str(rng.randint(0, 2)) for _ in range(rows)])
+    if rng.random() < 0.2:
+        columns["other"] = pa.array([rng.random() for _ in range(rows)])
+    names = list(columns)
+    rng.shuffle(names)
+    pq.write_table(pa.table({name: columns[name] for name in names}), path)
+
+
+def make_dataset(i):
+    root = out / (f"p{i:04d}.parquet" if rng.random() < 0.15 else f"p{i:04d}")
+    root.mkdir()
+    folders = [root]
+    for _ in range(rng.randint(0, 3)):
+        sub = rng.choice(folders) / rng.choice(["sub", "k=1", "k=2", "year=2024", "_tmp", ".hidden", "deep"])
+        sub.mkdir(exist_ok=True)
+        folders.append(sub)
+    parts = []
+    for j in range(rng.randint(1, 4)):
+        name = rng.choice(
+            [f"part-{j}.parquet", f"part-{j}.parquet", f"_p{j}.parquet", f".p{j}.parquet", f"P{j}.PARQUET"]
+        )
+        path = rng.choice(folders) / name
+        if not path.exists():
+            make_part(path)
+            parts.append(path)
+    for _ in range(rng.randint(0, 2)):
+        folder = rng.choice(folders)
+        r = rng.random()
+        path = folder / rng.choice(["_SUCCESS", "link.parquet", "loop", "gone.parquet", "pipe", "notes.txt", "far"])
+        if path.exists() or path.is_symlink():
+            continue
+        if path.name == "_SUCCESS":
+            path.write_bytes(b"")
+        elif path.name == "link.parquet" and parts:
+            path.symlink_to(rng.choice(parts))
+        elif path.name == "loop":
+            path.symlink_to(root, target_is_directory=True)
+        elif path.name == "gone.parquet":
+            path.symlink_to(out / "missing.parquet")
+        elif path.name == "pipe":
+            os.mkfifo(path)
+        elif path.name == "notes.txt" and r < 0.3:
+            path.write_bytes(b"notes")
+        elif path.name == "far":
+            (out / "far").mkdir(exist_ok=True)
+            if not (out / "far" / "f.parquet").exists():
+                make_part(out / "far" / "f.parquet")
+            path.symlink_to(out / "far", target_is_directory=True)
+    return root
+
+
 def make(i):
     lines = [line() for _ in range(rng.randint(1, 5))]
     eol = rng.choice(["\n", "\n", "\r\n", "\r"])
@@ -230,6 +320,9 @@ def spark(p, k):
         eng = SparkEngine(session, out / f"w{k}")
         has_ids, notes = spark_read(eng, Settings(inputs=[p], lines=lines, engine="spark", work_dir=out / f"w{k}"))
         rows = session.table("raw_documents").orderBy("position").collect()
+        ids = [r["id"] for r in rows]
+        if len(set(ids)) < len(ids):  # as the run checks it after reading (dedup.inputs.check_unique_ids)
+            return ("refused", "duplicate document id")
         sk = session.table("raw_skipped").collect()
         return ("ok", [(str(r["id"]), r["text"]) for r in rows], sorted(tuple(r) for r in sk))
     except (InputError, UsageError) as e:
@@ -240,7 +333,8 @@ def spark(p, k):
 
 stats = {}
 for i in range(n):
-    p = make_lines(i) if lines else make_folder(i) if kind == "folder" else make(i)
+    makers = {"folder": make_folder, "dataset": make_dataset, "jsonl": make}
+    p = make_lines(i) if lines else makers[kind](i)
     a, b = duck(p), spark(p, i)
     if a[0] == b[0] == "ok":
         said = {source for source, reason in b[2] if reason.startswith("not read by the Spark engine")}

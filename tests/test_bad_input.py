@@ -332,6 +332,89 @@ def test_parquet_files_a_dataset_leaves_out_are_listed_as_skipped(tmp_path):
     ]
 
 
+def write_dataset(root: Path, parts: dict[str, dict[str, pa.Array | list]]) -> Path:
+    for name, columns in parts.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(pa.table(columns), root / name)
+    return root
+
+
+# Parquet datasets whose parts the engines read otherwise (pyarrow as the first part's schema, Spark
+# as one it picks): documents read apart, rows dropped unsaid on Spark, or a traceback
+DISAGREEING_DATASETS = {
+    "a part without the id column": (
+        {"a.parquet": {"id": [1], "text": [TEXT]}, "b.parquet": {"text": [TEXT + "!"]}},
+        "{d}: its part files disagree on column 'id': int64 in {d}/a.parquet, absent in {d}/b.parquet "
+        "(write the parts with one schema)",
+    ),
+    "text of another type": (
+        {"a.parquet": {"text": [TEXT]}, "b.parquet": {"text": pa.array([b"x"], pa.binary())}},
+        "{d}: its part files disagree on column 'text': string in {d}/a.parquet, binary in {d}/b.parquet "
+        "(write the parts with one schema)",
+    ),
+    "a column dedup does not read, of two types": (  # pyarrow: "Failed to parse string"; Spark read it
+        {"a.parquet": {"text": [TEXT], "other": [1.5]}, "b.parquet": {"text": [TEXT], "other": ["x"]}},
+        "{d}: its part files disagree on column 'other': double in {d}/a.parquet, string in {d}/b.parquet "
+        "(write the parts with one schema)",
+    ),
+    "parts under other partition folders": (
+        {"b.parquet": {"text": [TEXT]}, "k=1/a.parquet": {"text": [TEXT]}},
+        "{d}: its part files lie under different partition folders (none for {d}/b.parquet, k for "
+        "{d}/k=1/a.parquet): write them with one partitioning",
+    ),
+    "a partition key that is also a column": (  # pyarrow: "Unable to merge: Field k has incompatible types"
+        {"k=1/a.parquet": {"text": [TEXT], "k": ["2"]}},
+        "{d}: {d}/k=1/a.parquet has a column 'k' and lies in a partition folder of that name: which value "
+        "is meant? (rename the column, or the folder)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", DISAGREEING_DATASETS)
+def test_a_dataset_whose_parts_the_engines_read_otherwise_is_refused(tmp_path, case):
+    parts, message = DISAGREEING_DATASETS[case]
+    dataset = write_dataset(tmp_path / "docs", parts)
+    result = runner.invoke(app, ["run", str(dataset)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr == "Error: " + message.format(d=dataset) + "\n"
+
+
+@pytest.mark.slow
+def test_spark_refuses_the_same_datasets(tmp_path, spark):
+    """Spark read them: the part without an id as rows numbered 1.. beside ids (or dropped 4 rows
+    of 7 unsaid, when parts lay under other partition folders); the check runs on its driver too."""
+    for i, (parts, message) in enumerate(DISAGREEING_DATASETS.values()):
+        dataset = write_dataset(tmp_path / f"docs{i}", parts)
+        result = runner.invoke(app, ["run", str(dataset), "--engine", "spark", "--work-dir", str(tmp_path / "w")])
+        assert result.exit_code == 1, result.output
+        assert result.stderr.splitlines()[-1] == "Error: " + message.format(d=dataset)
+
+
+def test_dataset_parts_of_string_types_that_read_alike_are_one_table(tmp_path):
+    """string, large_string and a dictionary of strings are read alike by both engines: not refused;
+    nor is a file in a plain subfolder, or a column that dedup does not read missing from a part."""
+    dataset = write_dataset(
+        tmp_path / "docs",
+        {
+            "a.parquet": {"text": pa.array([TEXT], pa.string()), "other": [1.5]},
+            "b.parquet": {"text": pa.array([TEXT + "!"], pa.large_string())},
+            "sub/c.parquet": {"text": pa.array([TEXT + "?"]).dictionary_encode(), "other": [2.5]},
+        },
+    )
+    result = runner.invoke(app, ["run", str(dataset), "-t", "0.5", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert "documents: 3 read = 3 processed" in result.stderr and len(result.stdout.splitlines()) == 4
+
+
+def test_a_file_that_is_not_parquet_in_a_parquet_folder_is_one_line(tmp_path):
+    dataset = write_dataset(tmp_path / "docs.parquet", {"a.parquet": {"text": [TEXT]}})
+    (dataset / "notes.txt").write_text("notes")
+    result = runner.invoke(app, ["run", str(dataset)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(f"Error: cannot read table {dataset}: {dataset}/notes.txt: Parquet file size is 5")
+    assert result.stderr.count("\n") == 1
+
+
 # -- options -----------------------------------------------------------------------------------
 
 SHINGLE_SIZE = "--shingle-size must be between 1 and 1,000 (the longest repetition DuckDB's regular expressions allow)"

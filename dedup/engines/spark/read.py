@@ -22,6 +22,7 @@ from typing import Any
 from ...corpus.csv_check import check_csv
 from ...corpus.read import (
     COMPRESSED,
+    check_dataset,
     check_distinct_inputs,
     csv_delimiter,
     list_dataset,
@@ -114,7 +115,7 @@ def _numbered_ids(engine: Any, settings: Settings) -> bool:
     if kind != "table" or settings.id_column is not None:
         return False
     table_kind = _table_format(engine, path)
-    dataset = _local_dataset(engine, path) if table_kind == "parquet" else None
+    dataset = _local_dataset(engine, path, settings) if table_kind == "parquet" else None
     return "id" not in _table_reader(engine.session, path, table_kind, settings.delimiter, dataset=dataset).columns
 
 
@@ -253,7 +254,7 @@ def _read_input(
                 "with dos2unix, or use --engine duckdb)"
             )
         line_break = layout.line_break
-    dataset = _local_dataset(engine, path) if table_kind == "parquet" else None
+    dataset = _local_dataset(engine, path, settings) if table_kind == "parquet" else None
     if dataset is not None:
         skipped += dataset.skipped
     from pyspark.errors import AnalysisException
@@ -496,7 +497,7 @@ class DatasetPlan:
     skipped: list[tuple[str, str]]
 
 
-def _local_dataset(engine: Any, path: str) -> DatasetPlan | None:
+def _local_dataset(engine: Any, path: str, settings: Settings) -> DatasetPlan | None:
     """A Parquet dataset folder on the driver's disk, listed once by dedup.corpus.read.list_dataset
     (Spark's own discovery follows folder links: a `loop -> ..` link read every part 40 times; and
     given a file:/ path it left out the parts in a subfolder), but for the files Spark cannot open (a
@@ -505,6 +506,7 @@ def _local_dataset(engine: Any, path: str) -> DatasetPlan | None:
     if local is None or not os.path.isdir(local):
         return None
     listing = list_dataset(Path(local))
+    check_dataset(Path(local), listing.files, settings.text_column, settings.id_column)  # as on DuckDB
     plan = DatasetPlan(local, [], [])
     plan.skipped = [
         (left.source, left.reason) for left in listing.skipped(lambda p: path_id(Path(path) / p.relative_to(local)))
