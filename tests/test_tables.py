@@ -111,3 +111,21 @@ def test_write_deduplicated_reads_every_table_form(tmp_path, name):
     result = CliRunner().invoke(app, ["run", str(source), "-q", "--write-deduplicated", str(out)])
     assert result.exit_code == 0, result.stderr
     assert sorted(pq.read_table(out).column("id").to_pylist()) == ["a", "c"]
+
+
+def test_write_deduplicated_keeps_a_partitioned_dataset_s_partition_column(tmp_path):
+    """The copy of a hive-partitioned dataset keeps its partition column `k`, with its values, as the
+    run read the folder (from the files dedup lists, not pyarrow's discovery)."""
+    source = tmp_path / "dataset"
+    for k, rows in (
+        ("1", {"id": ["a", "b"], "text": ["the same text about boats"] * 2}),
+        ("2", {"id": ["c"], "text": ["x y z"]}),
+    ):
+        (source / f"k={k}").mkdir(parents=True)
+        pq.write_table(pa.table(rows), source / f"k={k}" / "p.parquet")
+    out = tmp_path / "kept.parquet"
+    result = CliRunner().invoke(app, ["run", str(source), "-q", "--write-deduplicated", str(out)])
+    assert result.exit_code == 0, result.stderr
+    kept = pq.read_table(out)
+    assert kept.column_names == ["id", "text", "k"]
+    assert kept.column("id").to_pylist() == ["a", "c"] and kept.column("k").to_pylist() == [1, 2]

@@ -444,6 +444,7 @@ def nan_ids(path: str, name: str, count: int) -> InputError:
 
 
 OUTSIDE_LINK = "symlink to a file outside the input (not followed; --follow-links reads it)"
+FOLDER_LINK = "symlink to a folder (not followed)"
 
 
 def walk_folder(root: Path, include_hidden: bool, follow_links: bool = False) -> Iterator[tuple[str, Path, str | None]]:
@@ -464,7 +465,7 @@ def walk_folder(root: Path, include_hidden: bool, follow_links: bool = False) ->
             if name.startswith(".") and not include_hidden:
                 found.append((_relative(sub, root) + "/", sub, "hidden folder"))
             elif sub.is_symlink():
-                found.append((_relative(sub, root) + "/", sub, "symlink to a folder (not followed)"))
+                found.append((_relative(sub, root) + "/", sub, FOLDER_LINK))
             else:
                 kept.append(name)
         dirnames[:] = kept
@@ -656,7 +657,7 @@ def _read_table(
     if dataset is not None:
         corpus.skipped += dataset.skipped()
         check_dataset(path, dataset.files, text_column, id_column)
-    kind = table_format(path)
+    kind = "parquet" if dataset is not None else table_format(path)  # a folder that is a table is a dataset
     latin1 = LATIN1_CELLS.get(kind or "", ())
     if kind == "jsonl":
         _read_json_lines(corpus, path, id_column, text_column, prefix)
@@ -737,7 +738,7 @@ def csv_delimiter(kind: str | None, given: str | None) -> str:
 def table_parts(path: Path, delimiter: str | None = None, dataset: DatasetListing | None = None) -> Iterator[pa.Table]:
     """A table's rows in parts: a CSV or TSV, a JSON lines file, a Parquet dataset folder (the files
     of `dataset` when the caller listed it) or file."""
-    kind = table_format(path)
+    kind = "parquet" if dataset is not None else table_format(path)
     try:
         if kind in ("csv", "tsv"):
             yield from _csv_parts(path, csv_delimiter(kind, delimiter))
@@ -782,8 +783,7 @@ def _dataset_parts(path: Path, files: list[str]) -> Iterator[pa.Table]:
     (hive partitions included) that pyarrow.parquet.read_table gives it whole."""
     import pyarrow.dataset as ds
 
-    partitioning = ds.HivePartitioning.discover(infer_dictionary=True)
-    dataset = ds.dataset(files, format="parquet", partitioning=partitioning, partition_base_dir=str(path))
+    dataset = _open_dataset(path, files)
     scan = ds.ParquetFragmentScanOptions(pre_buffer=False)
     parts = 0
     for batch in dataset.to_batches(batch_size=PART_ROWS, fragment_scan_options=scan, batch_readahead=2):
@@ -805,7 +805,13 @@ class DatasetListing(NamedTuple):
         return [Skipped(shown(path) + ("/" if reason == FOLDER_LINK else ""), reason) for path, reason in self.left_out]
 
 
-FOLDER_LINK = "symlink to a folder (not followed)"
+def _open_dataset(root: Path, files: list[str]) -> pa.dataset.Dataset:
+    """A dataset folder's files (list_dataset) as one pyarrow dataset, with the hive partitions and
+    their types (dictionaries) that pyarrow.parquet.read_table gives the folder."""
+    import pyarrow.dataset as ds
+
+    partitioning = ds.HivePartitioning.discover(infer_dictionary=True)
+    return ds.dataset(files, format="parquet", partitioning=partitioning, partition_base_dir=str(root))
 
 
 def list_dataset(root: Path) -> DatasetListing:
@@ -1041,12 +1047,7 @@ def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
             if path.is_file():  # without pyarrow.dataset, which read_table imports (~0.1 s)
                 with pq.ParquetFile(path) as parquet:
                     return parquet.read()
-            import pyarrow.dataset as ds
-
-            dataset = ds.dataset(
-                list_dataset(path).files, format="parquet", partitioning="hive", partition_base_dir=str(path)
-            )
-            return dataset.to_table()
+            return _open_dataset(path, list_dataset(path).files).to_table()
         if kind in ("csv", "tsv"):  # its cells as bytes (csv_cells_as_text)
             return pa.concat_tables(list(table_parts(path, delimiter)))
         return _load_json(path)

@@ -507,15 +507,16 @@ def _local_dataset(engine: Any, path: str, settings: Settings) -> DatasetPlan | 
         return None
     listing = list_dataset(Path(local))
     check_dataset(Path(local), listing.files, settings.text_column, settings.id_column)  # as on DuckDB
-    plan = DatasetPlan(local, [], [])
-    plan.skipped = [
-        (left.source, left.reason) for left in listing.skipped(lambda p: path_id(Path(path) / p.relative_to(local)))
-    ]
+
+    def shown(file: Path) -> str:  # named as the input was given (a file:// URI, a relative path)
+        return path_id(Path(path) / file.relative_to(local))
+
+    plan = DatasetPlan(local, [], [(left.source, left.reason) for left in listing.skipped(shown)])
     for file in listing.files:
         if _utf8(os.fsencode(file)):
             plan.files.append(file)
         else:
-            plan.skipped.append((path_id(Path(path) / Path(file).relative_to(local)), NOT_UTF8_NAME))
+            plan.skipped.append((shown(Path(file)), NOT_UTF8_NAME))
     return plan
 
 
