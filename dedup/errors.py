@@ -1,5 +1,36 @@
 """Errors that reach users as one line, never as a traceback."""
 
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_held: list[list[int]] = []  # one list per open stopping_signals_held block: the signals it held
+
+
+@contextmanager
+def stopping_signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block ends, then stop the command (KeyboardInterrupt).
+    For a native module's import: dedup's handler (dedup.interrupts) raised KeyboardInterrupt
+    inside duckdb's module initialization, which calls back into Python, and nanobind aborted the
+    process ("Critical nanobind error", exit -6 instead of 130). The handler asks signal_held."""
+    held: list[int] = []
+    _held.append(held)
+    try:
+        yield
+    finally:
+        _held.pop()
+    if held:
+        raise KeyboardInterrupt
+
+
+def signal_held(signum: int) -> bool:
+    """Whether a stopping signal that just arrived waits for a stopping_signals_held block to end."""
+    if not _held:
+        return False
+    _held[-1].append(signum)
+    return True
+
 
 def first_line(error: BaseException) -> str:
     """The first line of an error's message (its type's name when it has none): what a user sees."""

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from .engines import Engine
+from .errors import signal_held
 
 Attach = Callable[[Engine], None]
 STOP = b"\xff"
@@ -76,7 +77,8 @@ def interrupt_on_sigint() -> Iterator[Attach]:
     def on_sigint(signum: int, frame: object) -> None:
         received.set()
         received_signals.append(signum)
-        raise KeyboardInterrupt
+        if not signal_held(signum):
+            raise KeyboardInterrupt
 
     watcher = threading.Thread(target=watch, name="dedup-sigint", daemon=True)
     previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)

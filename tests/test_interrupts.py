@@ -9,6 +9,7 @@ import time
 import pytest
 
 from dedup.engines import open_engine
+from dedup.errors import stopping_signals_held
 from dedup.interrupts import interrupt_on_sigint
 from dedup.statement import Statement
 
@@ -34,6 +35,20 @@ def test_ctrl_c_in_python_code_raises_once_and_later_ones_are_ignored(own_sigint
     assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     os.kill(os.getpid(), signal.SIGINT)  # a late duplicate: nothing happens
     time.sleep(0.05)
+
+
+def test_ctrl_c_while_signals_are_held_stops_the_command_after_the_block(own_sigint):
+    """A native module's import (duckdb's) runs with stopping signals held: Ctrl-C raised inside its
+    initialization aborted the process (exit -6, not 130). The block's code runs on; then it stops."""
+    finished = []
+    with pytest.raises(KeyboardInterrupt), interrupt_on_sigint():
+        with stopping_signals_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # Python code: the handler runs here, and must not raise
+            finished.append(True)
+        finished.append(False)  # never reached
+    assert finished == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 
 
 def test_ctrl_c_interrupts_a_running_engine_statement_and_surfaces_once(own_sigint, tmp_path):

@@ -13,13 +13,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pyarrow as pa
 
-from ..errors import DedupError, EngineError, Interrupted, UsageError, first_line
+from ..errors import DedupError, EngineError, Interrupted, UsageError, first_line, stopping_signals_held
 from ..output import is_duckdb_database
 from ..sqlfiles import quote_identifier
 from ..statement import Statement
+
+with stopping_signals_held():  # a Ctrl-C inside its native initialization aborted the process
+    import duckdb
 
 DUCKDB_MAGIC = b"DUCK"  # bytes 8..11 of every DuckDB database file
 # Databases are written in the storage format of DuckDB 1.0, which every DuckDB 1.x and 2.x client
