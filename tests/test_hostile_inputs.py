@@ -38,6 +38,25 @@ def test_another_applications_database_is_refused_before_any_change(tmp_path: Pa
     assert db.read_bytes() == before
 
 
+def test_a_file_where_duckdb_would_spill_is_refused_before_any_change(tmp_path: Path) -> None:
+    """A file named <db>.tmp (where DuckDB spills) let a run go on until it spilled, then stop
+    with DuckDB's 'Failed to create directory' and the advice to run again, which failed again."""
+    db = tmp_path / "run.duckdb"
+    assert invoke("run", CLOUGH, "--db", db, "-q").exit_code == 0
+    spill = tmp_path / "run.duckdb.tmp"
+    spill.write_text("mine")
+    before = db.read_bytes()
+    for args in (["run", CLOUGH, "--db", db, "--replace"], ["add", db, CLOUGH], ["clusters", db]):
+        result = invoke(*args)
+        assert result.exit_code == 2, result.output
+        assert result.stderr == f"Error: DuckDB spills to the folder {spill}, which is a file: move or rename it\n"
+    assert db.read_bytes() == before and spill.read_text() == "mine"
+    result = invoke("run", CLOUGH, "--db", tmp_path / "new.duckdb", "--temp-dir", spill)
+    assert result.exit_code == 2 and result.stderr == f"Error: --temp-dir is not a folder: {spill}\n"
+    assert not (tmp_path / "new.duckdb").exists()
+    assert invoke("sql", db, "select count(*) from pairs").exit_code == 0  # read only: spills nowhere
+
+
 def test_a_file_that_is_utf8_but_for_one_byte_is_named_in_a_note(tmp_path: Path) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()

@@ -134,6 +134,9 @@ class DuckDBEngine:
             config["memory_limit"] = memory_limit
         if temp_directory is not None:
             config["temp_directory"] = str(temp_directory)
+        # a run or an index update must be able to spill; a read-only command fails only if it does
+        if not read_only and temp_directory is not None and temp_directory.exists() and not temp_directory.is_dir():
+            raise UsageError(f"DuckDB spills to the folder {temp_directory}, which is a file: move or rename it")
         if path is None:
             return cls(duckdb.connect(config=config), config)
         check_database_path(path, read_only)
