@@ -472,3 +472,22 @@ def test_a_result_file_that_is_an_input_is_refused_before_it_is_overwritten(tmp_
         result.stderr == f"Error: {option} {tmp_path / target} would overwrite the input {source}: write it elsewhere\n"
     )
     assert (tmp_path / target).read_bytes() == before
+
+
+@pytest.mark.parametrize("option", ["--output", "--export"])
+def test_a_new_result_file_inside_an_input_folder_is_refused(tmp_path, option):
+    """Written there, the next run of the same command read it as a document (a pairs CSV among the
+    texts), or refused it as an input it would overwrite: the first run now says so."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "a.txt").write_text(TEXT)
+    (tmp_path / "link").symlink_to(folder)
+    for target in (folder / "pairs.csv", tmp_path / "link" / "pairs.csv"):
+        value = str(target) if option == "--output" else f"pairs={target}"
+        result = runner.invoke(app, ["run", str(folder), "-q", option, value])
+        assert result.exit_code == 2
+        assert result.stderr == (
+            f"Error: {option} {target} is inside the input folder {folder}: the next run would read it as a "
+            "document; write it elsewhere\n"
+        )
+        assert sorted(p.name for p in folder.iterdir()) == ["a.txt"]

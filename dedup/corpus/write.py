@@ -51,16 +51,22 @@ def check_target(settings: Settings, out: Path) -> None:
 
 def check_not_an_input(inputs: Iterable[Path], target: Path, option: str) -> None:
     """Refuse a file the run writes (--output, --export) that is one it reads: an input file, or a
-    file below an input folder; the run would read it, then replace it with its result."""
-    if not target.exists():
-        return
+    file below an input folder; the run would read it, then replace it with its result. A new file
+    below an input folder is refused too: the next run of the same command would read it as a
+    document (and then refuse it as an input)."""
     resolved = target.resolve()
     for source in inputs:
         if source == STDIN or not source.exists():
             continue
         root = source.resolve()
-        if resolved == root or (root.is_dir() and root in resolved.parents):
+        inside = root.is_dir() and root in resolved.parents
+        if target.exists() and (resolved == root or inside):
             raise UsageError(f"{option} {target} would overwrite the input {source}: write it elsewhere")
+        if inside:
+            raise UsageError(
+                f"{option} {target} is inside the input folder {source}: the next run would read it as a document; "
+                "write it elsewhere"
+            )
 
 
 def _as_text(rows: pa.Table, source: Path, text_column: str) -> pa.Table:
