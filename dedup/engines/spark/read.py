@@ -57,10 +57,14 @@ def read_corpus(engine: Any, settings: Settings) -> tuple[bool, list[str]]:
     skipped: list[tuple[str, str]] = []
     id_columns: list[str] = []  # the inputs whose ids come from a column
     notes: list[str] = []
+    kinds = []
     for rank, given in enumerate(settings.inputs):
         path = given.as_posix() if hasattr(given, "as_posix") else str(given)
-        frames.append(_read_input(engine, path, rank, settings, multiple, skipped, id_columns, notes))
-    numbered_ids = _numbered_ids(engine, settings)
+        kind, frame = _read_input(engine, path, rank, settings, multiple, skipped, id_columns, notes)
+        frames.append(frame)
+        kinds.append(kind)
+    # one input's ids are its line or row numbers: a line file, a table without an id column
+    numbered_ids = kinds[0] == "lines" or (kinds[0] == "table" and not id_columns)
     frame = frames[0]
     for other in frames[1:]:
         frame = frame.unionByName(other)
@@ -106,35 +110,23 @@ def read_corpus(engine: Any, settings: Settings) -> tuple[bool, list[str]]:
     return bool(id_columns), notes
 
 
-def _numbered_ids(engine: Any, settings: Settings) -> bool:
-    """Whether the one input's ids are its line or row numbers (line files, tables without an id column)."""
-    path = str(settings.inputs[0])
-    kind = _kind(engine, path, settings)
-    if kind == "lines":
-        return True
-    if kind != "table" or settings.id_column is not None:
-        return False
-    table_kind = _table_format(engine, path)
-    dataset = _local_dataset(engine, path, settings) if table_kind == "parquet" else None
-    return "id" not in _table_reader(engine.session, path, table_kind, settings.delimiter, dataset=dataset).columns
-
-
 def _drop_bom(content: Any) -> Any:
     from pyspark.sql import functions as F
 
     return F.when(F.substring(content, 1, 3) == F.lit(BOM), F.substring(content, 4, LONG)).otherwise(content)
 
 
-def _kind(engine: Any, path: str, settings: Settings) -> str:
-    """table, folder, lines or file, in the order of dedup.corpus.read.read_corpus."""
+def _kind(engine: Any, path: str, settings: Settings) -> tuple[str, str | None]:
+    """table, folder, lines or file, in the order of dedup.corpus.read.read_corpus, with a table's format."""
     fs, hadoop_path = engine._filesystem(path)
     if not fs.exists(hadoop_path):
         raise UsageError(f"input not found: {path}")
-    if not settings.lines and _table_format(engine, path) is not None:
-        return "table"
+    table_kind = None if settings.lines else _table_format(engine, path)
+    if table_kind is not None:
+        return "table", table_kind
     if fs.getFileStatus(hadoop_path).isDirectory():
-        return "folder"
-    return "lines" if settings.lines else "file"
+        return "folder", None
+    return ("lines" if settings.lines else "file"), None
 
 
 def _table_format(engine: Any, path: str) -> str | None:
@@ -168,10 +160,11 @@ def _read_input(
     skipped: list,
     id_columns: list[str],
     notes: list[str],
-) -> Any:
+) -> tuple[str, Any]:
+    """The input's kind (see _kind) and its rows (see _read_table's select)."""
     from pyspark.sql import functions as F
 
-    kind = _kind(engine, path, settings)
+    kind, table_kind = _kind(engine, path, settings)
     fs, hadoop_path = engine._filesystem(path)
     hidden = path.rstrip("/").rsplit("/", 1)[-1].startswith(HIDDEN_PREFIXES)
     if hidden and not fs.getFileStatus(hadoop_path).isDirectory():
@@ -208,7 +201,7 @@ def _read_input(
                 listed.select("path", F.lit(bytearray()).alias("content"))
             )
         binary = F.contains(F.substring(F.col("content"), 1, BINARY_SNIFF_BYTES), F.lit(bytearray(b"\x00")))
-        return frame.select(
+        return kind, frame.select(
             F.concat(F.lit(f"{rank:06d}:"), F.col("path")).alias("source"),
             F.lit(0).cast("bigint").alias("source_row"),
             ids.alias("id"),
@@ -230,7 +223,7 @@ def _read_input(
         stripped = F.when(
             F.substring(raw, -1, 1) == F.lit(bytearray(b"\r")), F.substring(raw, 1, F.length(raw) - 1)
         ).otherwise(raw)
-        return frame.select(
+        return kind, frame.select(
             source.alias("source"),
             F.monotonically_increasing_id().alias("source_row"),
             F.lit(None).cast("string" if multiple else "bigint").alias("id"),
@@ -241,7 +234,6 @@ def _read_input(
             F.lit(False).alias("from_table"),
             F.lit(None).cast("string").alias("reason"),
         )
-    table_kind = _table_format(engine, path)
     line_break = None
     if table_kind in ("csv", "tsv"):  # what both engines refuse alike, checked on the driver
         with engine.open_bytes(path) as data:
@@ -260,7 +252,7 @@ def _read_input(
     from pyspark.errors import AnalysisException
 
     try:
-        return _read_table(session, path, table_kind, rank, settings, multiple, id_columns, line_break, dataset)
+        return kind, _read_table(session, path, table_kind, rank, settings, multiple, id_columns, line_break, dataset)
     except AnalysisException as error:
         if error.getCondition() != "COLUMN_ALREADY_EXISTS":
             raise
