@@ -382,12 +382,17 @@ def test_a_dataset_whose_parts_the_engines_read_otherwise_is_refused(tmp_path, c
 @pytest.mark.slow
 def test_spark_refuses_the_same_datasets(tmp_path, spark):
     """Spark read them: the part without an id as rows numbered 1.. beside ids (or dropped 4 rows
-    of 7 unsaid, when parts lay under other partition folders); the check runs on its driver too."""
+    of 7 unsaid, when parts lay under other partition folders); the check runs on its driver too,
+    and names the parts as the input was given, as DuckDB does (it named them by the path its file
+    system resolved: here without the `x/..`)."""
+    (tmp_path / "x").mkdir()
     for i, (parts, message) in enumerate(DISAGREEING_DATASETS.values()):
-        dataset = write_dataset(tmp_path / f"docs{i}", parts)
-        result = runner.invoke(app, ["run", str(dataset), "--engine", "spark", "--work-dir", str(tmp_path / "w")])
-        assert result.exit_code == 1, result.output
-        assert result.stderr.splitlines()[-1] == "Error: " + message.format(d=dataset)
+        write_dataset(tmp_path / f"docs{i}", parts)
+        given = f"{tmp_path}/x/../docs{i}"
+        for engine in (["--engine", "duckdb"], ["--engine", "spark", "--work-dir", str(tmp_path / "w")]):
+            result = runner.invoke(app, ["run", given, *engine])
+            assert result.exit_code == 1, result.output
+            assert result.stderr.splitlines()[-1] == "Error: " + message.format(d=given)
 
 
 def test_dataset_parts_of_string_types_that_read_alike_are_one_table(tmp_path):

@@ -842,42 +842,47 @@ def list_dataset(root: Path) -> DatasetListing:
     return DatasetListing(sorted(files), sorted(left_out))
 
 
-def check_dataset(root: Path, files: list[str], text_column: str, id_column: str | None) -> None:
+def check_dataset(
+    root: Path, files: list[str], text_column: str, id_column: str | None, shown: Callable[[str], str] = str
+) -> None:
     """Refuse a Parquet dataset whose part files the two engines would read otherwise (both engines
     run this check on the driver, reading each part's footer: ~0.2 ms a part). pyarrow reads every
     part as the first one's schema and Spark as the schema of a part it picks, so parts that differ
     in the text or id column (one lacks it) or in a column's type were read into other documents,
     dropped unsaid on Spark (4 rows of 7), or stopped the run with a traceback. So were parts under
     different partition folders (`k=1/` beside the root) and a partition key that is also a
-    column. Types that read alike count as one: string, large_string, a dictionary of strings."""
+    column. Types that read alike count as one: string, large_string, a dictionary of strings.
+    shown: a part's name in a message (the Spark engine names parts as the input was given)."""
     import pyarrow.parquet as pq
 
     first: tuple[str, list[str]] | None = None
     kinds: dict[str, tuple[str, str]] = {}  # a column's type, and the first part that has it
+    dataset = shown(str(root))
     for file in files:
+        part = shown(file)
         try:
             schema = pq.read_schema(file)
         except (pa.ArrowException, OSError) as error:
-            raise InputError(f"cannot read table {root}: {file}: {first_line(error)}") from None
-        keys = [part.split("=", 1)[0] for part in Path(file).relative_to(root).parent.parts if "=" in part]
+            raise InputError(f"cannot read table {dataset}: {part}: {first_line(error)}") from None
+        keys = [folder.split("=", 1)[0] for folder in Path(file).relative_to(root).parent.parts if "=" in folder]
         if clash := next((key for key in keys if key in schema.names), None):
             raise InputError(
-                f"{root}: {file} has a column {clash!r} and lies in a partition folder of that name: "
+                f"{dataset}: {part} has a column {clash!r} and lies in a partition folder of that name: "
                 "which value is meant? (rename the column, or the folder)"
             )
         if first is None:
-            first = (file, keys)
+            first = (part, keys)
         elif keys != first[1]:
             raise InputError(
-                f"{root}: its part files lie under different partition folders ({'/'.join(first[1]) or 'none'} for "
-                f"{first[0]}, {'/'.join(keys) or 'none'} for {file}): write them with one partitioning"
+                f"{dataset}: its part files lie under different partition folders ({'/'.join(first[1]) or 'none'} for "
+                f"{first[0]}, {'/'.join(keys) or 'none'} for {part}): write them with one partitioning"
             )
         for name in dict.fromkeys([text_column, id_column or "id", *schema.names]):  # read: in every part or none
             kind = _column_kind(schema, name)
-            known, where = kinds.setdefault(name, (kind, file))
+            known, where = kinds.setdefault(name, (kind, part))
             if kind != known:
                 raise InputError(
-                    f"{root}: its part files disagree on column {name!r}: {known} in {where}, {kind} in {file} "
+                    f"{dataset}: its part files disagree on column {name!r}: {known} in {where}, {kind} in {part} "
                     "(write the parts with one schema)"
                 )
 

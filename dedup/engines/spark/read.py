@@ -497,12 +497,13 @@ def _local_dataset(engine: Any, path: str, settings: Settings) -> DatasetPlan | 
     local = engine.local_path(path)
     if local is None or not os.path.isdir(local):
         return None
-    listing = list_dataset(Path(local))
-    check_dataset(Path(local), listing.files, settings.text_column, settings.id_column)  # as on DuckDB
 
     def shown(file: Path) -> str:  # named as the input was given (a file:// URI, a relative path)
         return path_id(Path(path) / file.relative_to(local))
 
+    listing = list_dataset(Path(local))
+    check = (Path(local), listing.files, settings.text_column, settings.id_column)
+    check_dataset(*check, shown=lambda name: shown(Path(name)))  # as on DuckDB, in its words
     plan = DatasetPlan(local, [], [(left.source, left.reason) for left in listing.skipped(shown)])
     for file in listing.files:
         if _utf8(os.fsencode(file)):
