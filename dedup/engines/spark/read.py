@@ -498,18 +498,17 @@ def _local_dataset(engine: Any, path: str, settings: Settings) -> DatasetPlan | 
     if local is None or not os.path.isdir(local):
         return None
 
-    def shown(file: Path) -> str:  # named as the input was given (a file:// URI, a relative path)
-        return path_id(Path(path) / file.relative_to(local))
+    def shown(file: str | Path) -> str:  # named as the input was given (a file:// URI, a relative path)
+        return path_id(Path(path) / Path(file).relative_to(local))
 
     listing = list_dataset(Path(local))
-    check = (Path(local), listing.files, settings.text_column, settings.id_column)
-    check_dataset(*check, shown=lambda name: shown(Path(name)))  # as on DuckDB, in its words
+    check_dataset(Path(local), listing.files, settings.text_column, settings.id_column, shown)  # as on DuckDB
     plan = DatasetPlan(local, [], [(left.source, left.reason) for left in listing.skipped(shown)])
     for file in listing.files:
         if _utf8(os.fsencode(file)):
             plan.files.append(file)
         else:
-            plan.skipped.append((shown(Path(file)), NOT_UTF8_NAME))
+            plan.skipped.append((shown(file), NOT_UTF8_NAME))
     return plan
 
 
