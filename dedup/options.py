@@ -35,8 +35,9 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
         raise UsageError(f"--write-deduplicated is not supported with --engine {settings.engine.value} yet")
     targets = [("--output", settings.output)] if settings.output is not None else []
     targets += [("--export", path) for _, path in settings.exports]
+    read = [*settings.inputs, *([settings.ids_file] if settings.ids_file is not None else [])]
     for option, path in targets:
-        check_not_an_input(settings.inputs, path, option)
+        check_not_an_input(read, path, option)
     if settings.write_deduplicated is not None:
         targets.append(("--write-deduplicated", settings.write_deduplicated))
     check_targets(targets, settings.db)

@@ -30,8 +30,10 @@ def format_for(path: Path, formats: Mapping[str, str] = FORMATS, kind: str = "ou
 
 
 def check_writable(path: Path, formats: Mapping[str, str] = FORMATS, kind: str = "output") -> str:
-    """The file's format, once its extension is known and its folder exists."""
+    """The file's format, once its extension is known, its folder exists and it is not a folder."""
     format_name = format_for(path, formats, kind)
+    if path.is_dir():
+        raise UsageError(f"the {kind} {path} is a folder: name a file")
     if not path.parent.exists():
         raise UsageError(f"folder of the output file does not exist: {path.parent}")
     return format_name

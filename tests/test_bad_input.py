@@ -480,6 +480,20 @@ def test_a_result_file_that_is_an_input_is_refused_before_it_is_overwritten(tmp_
 
 
 @pytest.mark.parametrize("option", ["--output", "--export"])
+def test_a_result_file_that_is_the_ids_file_is_refused(tmp_path, option):
+    """`--lines docs.txt --ids ids.csv -o ids.csv` replaced the ids file, an input of the run, with
+    the pairs: the names of the documents were lost. Refused now, the ids file unchanged."""
+    docs, ids = tmp_path / "docs.txt", tmp_path / "ids.csv"
+    docs.write_text(f"{TEXT}\n{TEXT}!\n")
+    ids.write_text("a\nb\n")
+    value = str(ids) if option == "--output" else f"pairs={ids}"
+    result = runner.invoke(app, ["run", str(docs), "--lines", "--ids", str(ids), "-q", option, value])
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: {option} {ids} would overwrite the input {ids}: write it elsewhere\n"
+    assert ids.read_text() == "a\nb\n"
+
+
+@pytest.mark.parametrize("option", ["--output", "--export"])
 def test_a_new_result_file_inside_an_input_folder_is_refused(tmp_path, option):
     """Written there, the next run of the same command read it as a document (a pairs CSV among the
     texts), or refused it as an input it would overwrite: the first run now says so."""

@@ -95,6 +95,25 @@ def test_two_outputs_to_one_file_are_refused(tmp_path: Path) -> None:
     assert "both name" in result.output
 
 
+def test_an_output_that_is_a_folder_is_refused_before_the_run(tmp_path: Path, index: Path) -> None:
+    """A folder named like a table (a Parquet dataset `x.parquet/`) as --output or --export: the
+    run did all its work, then stopped on "Is a directory" (exit 1); now refused before it starts,
+    and the folder is left as it was."""
+    folder = tmp_path / "dataset.parquet"
+    folder.mkdir()
+    (folder / "part-0.parquet").write_bytes(b"keep")
+    for args, kind in (
+        (["run", CLOUGH, "-q", "--db", tmp_path / "new.duckdb", "-o", folder], "output"),
+        (["run", CLOUGH, "-q", "--db", tmp_path / "new.duckdb", "--export", f"pairs={folder}"], "export"),
+        (["export", index, "--what", "pairs", "-o", folder], "export"),
+    ):
+        result = invoke(*args)
+        assert result.exit_code == 2, result.output
+        assert result.stderr == f"Error: the {kind} {folder} is a folder: name a file\n"
+        assert not (tmp_path / "new.duckdb").exists()
+        assert [p.name for p in folder.iterdir()] == ["part-0.parquet"]
+
+
 def test_write_deduplicated_to_a_dangling_symlink_is_refused_before_the_run(tmp_path: Path) -> None:
     link = tmp_path / "out"
     link.symlink_to(tmp_path / "nowhere")
