@@ -125,7 +125,9 @@ def execute(
             # index commands refuse a database whose run stopped half-way: dedup.records)
             done.finish_run(summary.counts(), seconds)
             if result.dropped is not None and write_deduplicated is not None:
-                write_deduplicated_input(settings, write_deduplicated, clusters.dropped_ids(engine), stamp)
+                # a --lines copy drops lines by number: with --ids, the ids are other names for them
+                dropped = clusters.dropped_positions(engine) if settings.lines else clusters.dropped_ids(engine)
+                write_deduplicated_input(settings, write_deduplicated, dropped, stamp)
             if pairs_to is not None and listed != PairsListed.none:  # streamed in batches: bounded memory
                 reader = engine.stream_arrow(plan.query(PAIRS_QUERY[listed]), STREAM_ROWS)
                 assert reader is not None, "a query has rows"

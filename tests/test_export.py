@@ -135,6 +135,32 @@ def test_write_deduplicated_lines_keeps_bytes(tmp_path):
     assert out.read_bytes() == "same line\r\nother line \u00e9\n".encode()
 
 
+def test_write_deduplicated_lines_named_by_ids_drops_the_duplicates(tmp_path):
+    """With --ids the run said "1 documents to drop" and wrote every line: the copy looked the
+    dropped ids up among line numbers. The kept lines' ids, in order, are the survivors export."""
+    lines, ids = tmp_path / "lines.txt", tmp_path / "ids.txt"
+    lines.write_text("same line here\n\nsame line here\nother line\nsame line here\n")
+    ids.write_text("x\nempty\ny\nz\nw\n")
+    out, survivors = tmp_path / "out.txt", tmp_path / "kept.csv"
+    result = invoke(
+        "run",
+        lines,
+        "--lines",
+        "--ids",
+        ids,
+        "-k",
+        "3",
+        "--write-deduplicated",
+        out,
+        "--export",
+        f"survivors={survivors}",
+    )
+    assert result.exit_code == 0, result.output
+    assert "clusters: 2 documents to drop (--keep first)" in result.stderr
+    assert out.read_text() == "same line here\n\nother line\n"
+    assert survivors.read_text() == "id\nx\nempty\nz\n"
+
+
 @pytest.mark.parametrize("suffix", [".parquet", ".csv", ".jsonl"])
 def test_write_deduplicated_table_keeps_all_columns(tmp_path, suffix):
     source = write_jsonl(tmp_path / "docs.jsonl", DOCS, extra=True)

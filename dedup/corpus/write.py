@@ -89,7 +89,8 @@ def _as_text(rows: pa.Table, source: Path, text_column: str) -> pa.Table:
 def write_deduplicated_input(
     settings: Settings, out: Path, dropped: set[object], read: tuple[FileStamp, ...] | None = None
 ) -> None:
-    """Write the input minus the dropped documents (their ids) to `out`.
+    """Write the input minus the dropped documents to `out`: `dropped` holds their ids, or for a
+    `--lines` file their line numbers (what the lines are called with or without --ids).
 
     A table (any form: .tsv, .csv.gz, a Parquet dataset, ...) becomes a table with all its
     columns; a folder becomes a folder with the same relative paths (files that were skipped,

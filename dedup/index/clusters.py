@@ -88,3 +88,9 @@ def _propagate(engine: Engine) -> int:
 def dropped_ids(engine: Engine) -> set[object]:
     """The ids of the documents that the keep rule of the built clusters drops."""
     return {row[0] for row in engine.fetch_rows(query("clusters_dropped", dialect=engine.dialect))}
+
+
+def dropped_positions(engine: Engine) -> set[object]:
+    """The input positions of the documents that the keep rule drops: a --lines file's line
+    numbers, whatever ids --ids gave its lines."""
+    return {row[0] for row in engine.fetch_rows(query("clusters_dropped_positions", dialect=engine.dialect))}
