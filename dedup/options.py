@@ -4,6 +4,7 @@ engine (dedup.engines.kinds) and against the files they name, before any work is
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from .corpus.read import check_column_options
@@ -38,6 +39,8 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
     read = [*settings.inputs, *([settings.ids_file] if settings.ids_file is not None else [])]
     for option, path in targets:
         check_not_an_input(read, path, option)
+    if settings.work_dir is not None and ":" not in settings.work_dir:  # a local folder, not hdfs:// or s3a://
+        check_not_an_input(read, Path(settings.work_dir), "--work-dir")
     if settings.write_deduplicated is not None:
         targets.append(("--write-deduplicated", settings.write_deduplicated))
     check_targets(targets, settings.db)

@@ -232,6 +232,37 @@ def test_spark_options_are_checked(tmp_path):
 
 
 @pytest.mark.slow
+def test_a_work_folder_that_holds_other_files_is_refused_before_any_write(spark, tmp_path):
+    """`--work-dir .` in a folder with a `documents/` of the user's: Spark's overwrite of the
+    documents stage table deleted it. A folder with anything dedup did not write is refused (exit 2,
+    one line, nothing changed); a new or empty one is marked and reused by the next run; a work
+    folder inside an input folder is refused like an output there."""
+    folder, work = tmp_path / "corpus", tmp_path / "project"
+    folder.mkdir()
+    for name, text in (("a", "the cat sat on the mat today"), ("b", "the cat sat on the mat today!")):
+        (folder / f"{name}.txt").write_text(text)
+    (work / "documents").mkdir(parents=True)
+    (work / "documents" / "mine.txt").write_text("precious")
+    command = ["run", str(folder), "-q", "-t", "0.5", "-k", "3", "--engine", "spark", "--work-dir"]
+    done = runner.invoke(app, [*command, str(work)])
+    assert done.exit_code == 2
+    assert done.stderr == (
+        f"Error: --work-dir {work} holds files that dedup did not write (documents): its stage tables would "
+        "replace those of the same name; give a new or empty folder\n"
+    )
+    assert [p.name for p in work.rglob("*")] == ["documents", "mine.txt"]
+    done = runner.invoke(app, [*command, str(folder / "work")])
+    assert done.exit_code == 2 and "is inside the input folder" in done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["a.txt", "b.txt"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for _ in range(2):  # marked by the first run, reused by the second
+        done = runner.invoke(app, [*command, str(empty)])
+        assert done.exit_code == 0, done.output
+        assert "a.txt" in done.stdout and (empty / "_dedup_work").is_file()
+
+
+@pytest.mark.slow
 def test_python_api_on_an_existing_session_gives_the_duckdb_pairs_and_exports(spark, tmp_path):
     import dedup
 

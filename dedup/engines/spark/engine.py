@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pyarrow as pa
 
-from ...errors import DedupError, EngineError, Interrupted, first_line
+from ...errors import DedupError, EngineError, Interrupted, UsageError, first_line
 from ...sqlfiles import used_parameters
 from ...statement import Statement
 from ..protocol import Engine
@@ -64,6 +64,9 @@ SMALL_LOCAL_CONF = {
 # (default 100): the signatures aggregate (num_perm + 2 columns) and every scan of its table then ran
 # row by row through generic projections, ~2.5x the time of the generated code (benchmarks/results/
 # scale-out.md).
+# A file in every work folder dedup writes: the folder's tables are dedup's to replace.
+WORK_MARK = "_dedup_work"
+WORK_MARK_TEXT = "The stage tables of dedup runs (dedup run --engine spark --work-dir): a rerun replaces them.\n"
 STATEMENT_CONF = {"spark.sql.codegen.maxFields": "4096"}
 # A Spark file may set more for its own statement, one `-- spark-conf: KEY=VALUE` line each (the
 # MinHash and bucket arithmetic turn ANSI mode off so that a product wraps as DuckDB's unsigned one).
@@ -119,7 +122,10 @@ def spark_engine(settings: Settings, session: Any = None) -> Iterator[SparkEngin
         session = new_session(settings.master, dict(settings.spark_conf))
     try:
         with _work_dir(settings.work_dir) as work_dir:
-            yield SparkEngine(session, work_dir)
+            engine = SparkEngine(session, work_dir)
+            with translated():  # a file system that cannot be reached, as one line
+                engine.claim_work_dir()
+            yield engine
     except KeyboardInterrupt:
         session.sparkContext.cancelAllJobs()
         raise
@@ -275,6 +281,29 @@ class SparkEngine:
     def delete(self, path: str) -> None:
         fs, hadoop_path = self._filesystem(path)
         fs.delete(hadoop_path, True)
+
+    def claim_work_dir(self) -> None:
+        """Make the work folder dedup's before anything is written in it: a new or empty folder is
+        marked (WORK_MARK), a marked one (or one with the stage markers of an earlier release) is
+        reused. Any other folder is refused: a stage table is written with Spark's overwrite, which
+        deletes a folder of the same name (a user's `documents/` under `--work-dir .`)."""
+        fs, root = self._filesystem(self.work_dir)
+        mark = f"{self.work_dir}/{WORK_MARK}"
+        if fs.exists(root):
+            if not fs.getFileStatus(root).isDirectory():
+                raise UsageError(f"--work-dir {self.work_dir} is a file: give a new or empty folder")
+            names = sorted(str(status.getPath().getName()) for status in fs.listStatus(root))
+            if WORK_MARK in names or "_stages" in names:
+                if WORK_MARK not in names:
+                    self.write_text(mark, WORK_MARK_TEXT)
+                return
+            if names:
+                more = f" and {len(names) - 3:,} more" if len(names) > 3 else ""
+                raise UsageError(
+                    f"--work-dir {self.work_dir} holds files that dedup did not write ({', '.join(names[:3])}{more}): "
+                    "its stage tables would replace those of the same name; give a new or empty folder"
+                )
+        self.write_text(mark, WORK_MARK_TEXT)
 
     # the Engine protocol
     @contextmanager
