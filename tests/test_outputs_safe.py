@@ -129,7 +129,10 @@ def test_write_deduplicated_inside_the_input_folder_is_refused(tmp_path: Path) -
     (folder / "a.txt").write_text("one two three four five six")
     result = invoke("run", folder, "--write-deduplicated", folder / "deduplicated")
     assert result.exit_code == 2
-    assert "inside the input folder" in result.output
+    assert result.stderr == (  # the rule and the words of --output and --export
+        f"Error: --write-deduplicated {folder / 'deduplicated'} is inside the input folder {folder}: the next run "
+        "would read it as a document; write it elsewhere\n"
+    )
 
 
 def test_a_folder_1500_levels_deep_is_read(tmp_path: Path) -> None:

@@ -43,8 +43,7 @@ def check_target(settings: Settings, out: Path) -> None:
         raise UsageError(f"{out} exists already; --write-deduplicated writes a new file or folder")
     if not out.parent.is_dir():
         raise UsageError(f"folder of the output does not exist: {out.parent}")
-    if source.is_dir() and source.resolve() in out.resolve().parents:
-        raise UsageError(f"--write-deduplicated {out} is inside the input folder {source}: a rerun would read it")
+    check_not_an_input(settings.inputs, out, "--write-deduplicated")
     if is_table(source, settings.lines) and out.suffix.lower() not in FORMATS:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
 
