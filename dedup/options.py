@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .corpus.read import check_column_options
-from .corpus.write import check_not_an_input, check_target
+from .corpus.write import check_kept_outside, check_not_an_input, check_target
 from .engines import engine_kind
 from .errors import UsageError
 from .index.export import EXPORT_FORMATS
@@ -39,6 +39,9 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
     read = [*settings.inputs, *([settings.ids_file] if settings.ids_file is not None else [])]
     for option, path in targets:
         check_not_an_input(read, path, option)
+    for option, kept in (("--db", settings.db), ("--temp-dir", settings.temp_dir)):
+        if kept is not None:
+            check_kept_outside(settings.inputs, kept, option)
     if settings.work_dir is not None and ":" not in settings.work_dir:  # a local folder, not hdfs:// or s3a://
         check_not_an_input(read, Path(settings.work_dir), "--work-dir")
     if settings.write_deduplicated is not None:

@@ -446,20 +446,28 @@ NUM_PERM = "--num-perm must be between 1 and 1,024 (a signature is one SQL colum
         ),
         (["--db", "{tmp}/missing/run.duckdb"], 2, "folder of the database does not exist: {tmp}/missing"),
         (
+            ["--db", "{tmp}/notes.txt"],
+            2,
+            "{tmp}/notes.txt exists but is not a DuckDB database; give a new file or a database made by dedup",
+        ),
+        (
             ["--db", "{tmp}/corpus/copy.txt"],
             2,
-            "{tmp}/corpus/copy.txt exists but is not a DuckDB database; give a new file or a database made by dedup",
+            "--db {tmp}/corpus/copy.txt is inside the input folder {tmp}/corpus: every run would list it among the "
+            "inputs, so none could resume; keep it elsewhere",
         ),
-        (["--db", "{tmp}/corpus"], 2, "the database path is a folder: {tmp}/corpus"),
+        (["--db", "{tmp}"], 2, "the database path is a folder: {tmp}"),
     ],
 )
 def test_bad_options_are_one_line_errors(tmp_path, tiny_corpus, options, code, message):
     options = [o.replace("{tmp}", str(tmp_path)) for o in options]
+    (tmp_path / "notes.txt").write_text("a file of the user's")
     before = (tiny_corpus / "copy.txt").read_bytes()
     result = runner.invoke(app, ["run", str(tiny_corpus), *options])
     assert result.exit_code == code
     assert result.stderr == f"Error: {message.replace('{tmp}', str(tmp_path))}\n"
-    assert (tiny_corpus / "copy.txt").read_bytes() == before  # a non-DuckDB --db is never overwritten
+    assert (tiny_corpus / "copy.txt").read_bytes() == before
+    assert (tmp_path / "notes.txt").read_text() == "a file of the user's"  # a non-DuckDB --db is never overwritten
 
 
 @pytest.mark.parametrize("target", ["docs.csv", "folder/old.csv"])
@@ -477,6 +485,25 @@ def test_a_result_file_that_is_an_input_is_refused_before_it_is_overwritten(tmp_
         result.stderr == f"Error: {option} {tmp_path / target} would overwrite the input {source}: write it elsewhere\n"
     )
     assert (tmp_path / target).read_bytes() == before
+
+
+@pytest.mark.parametrize("option", ["--db", "--temp-dir"])
+def test_a_database_or_spill_folder_inside_an_input_folder_is_refused(tmp_path, option):
+    """`dedup run corpus --db corpus/run.duckdb`: every later run listed the database among its
+    inputs (a binary file, skipped), so its inputs never matched the run before (nothing resumed),
+    and --write-deduplicated saw the input change during the run and refused the copy, run after
+    run, with the advice to run again. Refused before anything is read."""
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "a.txt").write_text(TEXT)
+    for path, where in ((folder / "run.duckdb", "is inside the input folder"), (folder, "is the input folder")):
+        result = runner.invoke(app, ["run", str(folder), "-q", option, str(path)])
+        assert result.exit_code == 2
+        assert result.stderr == (
+            f"Error: {option} {path} {where} {folder}: every run would list it among the inputs, so none could "
+            "resume; keep it elsewhere\n"
+        )
+        assert sorted(p.name for p in folder.iterdir()) == ["a.txt"]
 
 
 @pytest.mark.parametrize("option", ["--output", "--export"])

@@ -68,6 +68,23 @@ def check_not_an_input(inputs: Iterable[Path], target: Path, option: str) -> Non
             )
 
 
+def check_kept_outside(inputs: Iterable[Path], path: Path, option: str) -> None:
+    """Refuse --db or --temp-dir inside an input folder: every later run would list the database
+    (or the spill files) among its inputs, a binary file skipped, so the inputs never match a run
+    before (no run resumes) and --write-deduplicated sees its input change during the run."""
+    resolved = path.resolve()
+    for source in inputs:
+        if source == STDIN or not source.is_dir():
+            continue
+        root = source.resolve()
+        if resolved == root or root in resolved.parents:
+            where = "is the input folder" if resolved == root else "is inside the input folder"
+            raise UsageError(
+                f"{option} {path} {where} {source}: every run would list it among the inputs, so none could resume; "
+                "keep it elsewhere"
+            )
+
+
 def _as_text(rows: pa.Table, source: Path, text_column: str) -> pa.Table:
     """A table bound for CSV or JSON lines with its texts as the run read them: strings that are not
     valid UTF-8 (and a binary text column) decoded as Latin-1 where they are not UTF-8, where
