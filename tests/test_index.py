@@ -55,6 +55,27 @@ def test_add_refuses_existing_ids_and_other_options(tmp_path):
     assert rows(db, "select count(*) from documents") == [(len(docs),)]  # nothing was added
 
 
+def test_add_to_an_index_of_lines_says_that_the_ids_are_line_numbers(tmp_path):
+    """Another --lines file added to an index of one: its line numbers are the index's ids, and
+    the error's advice (--replace) replaced the index's lines 1..n with the new file's. The error
+    now says so, and how to index both."""
+    first, second, db = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "lines.duckdb"
+    first.write_text("alpha beta gamma delta\nepsilon zeta eta theta\n")
+    second.write_text("iota kappa lambda mu\n")
+    invoke("run", first, "--lines", "--db", db, "-q")
+    result = CliRunner().invoke(app, ["add", str(db), str(second)])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: 1 ids are in the index already ('1'...): they are line numbers, as the index's own lines are, so "
+        "--replace would replace those documents; to index both files, run again on both (their ids become "
+        "FILE:LINE)\n"
+    )
+    assert rows(db, "select id, text from documents order by id") == [
+        (1, "alpha beta gamma delta"),
+        (2, "epsilon zeta eta theta"),
+    ]
+
+
 def test_add_counts_latin1_documents_and_says_its_notes(tmp_path):
     """A run's summary counts the documents decoded as Latin-1 and gives its notes; add said neither."""
     db = make_index(tmp_path, planted_corpus(5, 1, seed=3))

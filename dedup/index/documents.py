@@ -102,6 +102,12 @@ def add_documents(
     existing = doc_ids_of(engine, [str(i) for i in raw.column("id").to_pylist()])
     if existing and not replace:
         shown = ", ".join(repr(i) for i in sorted(existing)[:5])
+        if settings.lines and len(inputs) == 1 and documents is None:  # the advice below would replace other lines
+            raise DedupError(
+                f"{len(existing)} ids are in the index already ({shown}...): they are line numbers, as the index's "
+                "own lines are, so --replace would replace those documents; to index both files, run again on "
+                "both (their ids become FILE:LINE)"
+            )
         raise DedupError(f"{len(existing)} ids are in the index already ({shown}...): use --replace to replace them")
     dialect = engine.dialect
     with engine.atomic(UNCHANGED):
