@@ -23,6 +23,10 @@ from dedup.cli import app
             ["run", "data/clough", "--engine", "spark", "--write-deduplicated", "copy"],
             "--write-deduplicated is not supported with --engine spark yet",
         ),
+        # a negative count listed no sample (or every shingle, for explain), exit 0
+        (["buckets", "x.duckdb", "--samples", "-1"], "Invalid value for '--samples': -1 is not in the range x>=0"),
+        (["buckets", "x.duckdb", "--top", "-1"], "Invalid value for '--top': -1 is not in the range x>=0"),
+        (["explain", "x.duckdb", "a", "b", "--examples", "-1"], "Invalid value for '--examples'"),
     ],
 )
 def test_a_usage_mistake_is_one_error_line(args, message):

@@ -72,7 +72,7 @@ def explain(
     db: Db,
     id_a: Annotated[str, typer.Argument(help="Id of the first document.")],
     id_b: Annotated[str, typer.Argument(help="Id of the second document.")],
-    examples: Annotated[int, typer.Option(help="Example shingles of each kind.")] = 3,
+    examples: Annotated[int, typer.Option(help="Example shingles of each kind.", min=0)] = 3,
     memory_limit: MemoryLimit = None,
 ) -> None:
     """Why two documents were (or were not) paired: shingles, Jaccard, bands that collided, stage.
@@ -93,8 +93,8 @@ def explain(
 @app.command()
 def buckets(
     db: Db,
-    top: Annotated[int, typer.Option(help="How many of the largest buckets to list.")] = 10,
-    samples: Annotated[int, typer.Option(help="Sample document ids per bucket.")] = 3,
+    top: Annotated[int, typer.Option(help="How many of the largest buckets to list.", min=0)] = 10,
+    samples: Annotated[int, typer.Option(help="Sample document ids per bucket.", min=0)] = 3,
     memory_limit: MemoryLimit = None,
 ) -> None:
     """Bucket sizes per band and the largest buckets with sample documents (boilerplate shows here).
