@@ -694,6 +694,23 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
         raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, seen)) or 'none'}")
 
 
+def check_json_lines(path: Path, id_column: str | None, text_column: str, shown: str) -> None:
+    """Read a JSON lines file through as the DuckDB engine reads it, keeping nothing, and refuse
+    it as that engine does: a line pyarrow cannot parse (a lone surrogate escape), an id or text key
+    whose values change type. For Spark's reader, which reads both (such values as text). `shown`:
+    the file as the input named it."""
+    kinds: dict[str, str] = {}
+    rows = 0
+    try:
+        for table in _json_parts(path):
+            for name in (id_column or "id", text_column):
+                if name in table.column_names:
+                    _check_json_kind(table.column(name), Path(shown), name, kinds, rows)
+            rows += table.num_rows
+    except (pa.ArrowInvalid, OSError, EOFError) as error:  # EOFError: a truncated .gz
+        raise InputError(f"cannot read table {shown}: {first_line(error)}") from None
+
+
 def _json_kind(kind: pa.DataType) -> str | None:
     """A column's JSON type as pyarrow names it in its errors (None: only nulls)."""
     if pa.types.is_null(kind):
@@ -709,8 +726,8 @@ def _json_kind(kind: pa.DataType) -> str | None:
 
 def _check_json_kind(column: pa.ChunkedArray, path: Path, name: str, kinds: dict[str, str], rows: int) -> None:
     """pyarrow refuses a key whose values change type within the lines it reads at once, not from
-    one part of a file to the next: the same refusal, wherever the parts fall (and Spark's reader,
-    which would read the values as strings, never reads the file differently)."""
+    one part of a file to the next: the same refusal, wherever the parts fall (and on Spark, whose
+    reader would read the values as strings, through check_json_lines)."""
     import pyarrow.compute as pc
 
     kind = _json_kind(column.type)

@@ -24,6 +24,7 @@ from ...corpus.read import (
     COMPRESSED,
     check_dataset,
     check_distinct_inputs,
+    check_json_lines,
     csv_delimiter,
     list_dataset,
     mac_lines_note,
@@ -246,6 +247,9 @@ def _read_input(
                 "with dos2unix, or use --engine duckdb)"
             )
         line_break = layout.line_break
+    local = engine.local_path(path) if table_kind == "jsonl" else None
+    if local is not None:  # what the DuckDB engine refuses and Spark's reader would read, checked on the driver
+        check_json_lines(Path(local), settings.id_column, settings.text_column, shown=path)
     dataset = _local_dataset(engine, path, settings) if table_kind == "parquet" else None
     if dataset is not None:
         skipped += dataset.skipped
