@@ -59,14 +59,14 @@ SMALL_LOCAL_CONF = {
     "spark.driver.host": "127.0.0.1",
     "spark.driver.bindAddress": "127.0.0.1",
 }
+# A file in every work folder dedup writes: the folder's tables are dedup's to replace.
+WORK_MARK = "_dedup_work"
+WORK_MARK_TEXT = "The stage tables of dedup runs (dedup run --engine spark --work-dir): a rerun replaces them.\n"
 # SQL settings in force while the engine runs a statement (on a given session too; each is put back
 # afterwards). Whole-stage code generation skips any plan node of more than maxFields columns
 # (default 100): the signatures aggregate (num_perm + 2 columns) and every scan of its table then ran
 # row by row through generic projections, ~2.5x the time of the generated code (benchmarks/results/
 # scale-out.md).
-# A file in every work folder dedup writes: the folder's tables are dedup's to replace.
-WORK_MARK = "_dedup_work"
-WORK_MARK_TEXT = "The stage tables of dedup runs (dedup run --engine spark --work-dir): a rerun replaces them.\n"
 STATEMENT_CONF = {"spark.sql.codegen.maxFields": "4096"}
 # A Spark file may set more for its own statement, one `-- spark-conf: KEY=VALUE` line each (the
 # MinHash and bucket arithmetic turn ANSI mode off so that a product wraps as DuckDB's unsigned one).
