@@ -48,41 +48,49 @@ def check_target(settings: Settings, out: Path) -> None:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
 
 
+def _input_at(inputs: Iterable[Path], path: Path) -> tuple[Path, bool] | None:
+    """The input that `path` is, or lies below (a folder), and whether it lies below; None if neither."""
+    resolved = path.resolve()
+    for source in inputs:
+        if source == STDIN or not source.exists():
+            continue
+        root = source.resolve()
+        if resolved == root or (root.is_dir() and root in resolved.parents):
+            return source, resolved != root
+    return None
+
+
 def check_not_an_input(inputs: Iterable[Path], target: Path, option: str) -> None:
     """Refuse a file the run writes (--output, --export) that is one it reads: an input file, or a
     file below an input folder; the run would read it, then replace it with its result. A new file
     below an input folder is refused too: the next run of the same command would read it as a
     document (and then refuse it as an input)."""
-    resolved = target.resolve()
-    for source in inputs:
-        if source == STDIN or not source.exists():
-            continue
-        root = source.resolve()
-        inside = root.is_dir() and root in resolved.parents
-        if target.exists() and (resolved == root or inside):
-            raise UsageError(f"{option} {target} would overwrite the input {source}: write it elsewhere")
-        if inside:
-            raise UsageError(
-                f"{option} {target} is inside the input folder {source}: the next run would read it as a document; "
-                "write it elsewhere"
-            )
+    found = _input_at(inputs, target)
+    if found is None:
+        return
+    source, inside = found
+    if target.exists():
+        raise UsageError(f"{option} {target} would overwrite the input {source}: write it elsewhere")
+    if inside:
+        raise UsageError(
+            f"{option} {target} is inside the input folder {source}: the next run would read it as a document; "
+            "write it elsewhere"
+        )
 
 
 def check_kept_outside(inputs: Iterable[Path], path: Path, option: str) -> None:
     """Refuse --db or --temp-dir inside an input folder: every later run would list the database
     (or the spill files) among its inputs, a binary file skipped, so the inputs never match a run
     before (no run resumes) and --write-deduplicated sees its input change during the run."""
-    resolved = path.resolve()
-    for source in inputs:
-        if source == STDIN or not source.is_dir():
-            continue
-        root = source.resolve()
-        if resolved == root or root in resolved.parents:
-            where = "is the input folder" if resolved == root else "is inside the input folder"
-            raise UsageError(
-                f"{option} {path} {where} {source}: every run would list it among the inputs, so none could resume; "
-                "keep it elsewhere"
-            )
+    found = _input_at(inputs, path)
+    if found is None or not found[0].is_dir():
+        return
+    source, inside = found
+    where = "is inside the input folder" if inside else "is the input folder"
+    raise UsageError(
+        f"{option} {path} {where} {source}: every run would list it among the inputs, so none could resume; "
+        "keep it elsewhere"
+    )
 
 
 def _as_text(rows: pa.Table, source: Path, text_column: str) -> pa.Table:
