@@ -211,6 +211,10 @@ class Index:
             export_format(Path(output))
             check_targets([("output", Path(output))], self.path)
         with open_index(self.path) as con:
+            if output is not None:
+                from .records import check_not_run_input
+
+                check_not_run_input(con, Path(output), "output")
             table = export_table(con, ExportKind(what), Keep(keep) if keep is not None else None)
         if output is not None:
             write_export(table, Path(output), ExportKind(what))

@@ -36,14 +36,13 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
         raise UsageError(f"--write-deduplicated is not supported with --engine {settings.engine.value} yet")
     targets = [("--output", settings.output)] if settings.output is not None else []
     targets += [("--export", path) for _, path in settings.exports]
-    read = [*settings.inputs, *([settings.ids_file] if settings.ids_file is not None else [])]
     for option, path in targets:
-        check_not_an_input(read, path, option)
+        check_not_an_input(settings.files_read, path, option)
     for option, kept in (("--db", settings.db), ("--temp-dir", settings.temp_dir)):
         if kept is not None:
             check_kept_outside(settings.inputs, kept, option)
     if settings.work_dir is not None and ":" not in settings.work_dir:  # a local folder, not hdfs:// or s3a://
-        check_not_an_input(read, Path(settings.work_dir), "--work-dir")
+        check_not_an_input(settings.files_read, Path(settings.work_dir), "--work-dir")
     if settings.write_deduplicated is not None:
         targets.append(("--write-deduplicated", settings.write_deduplicated))
     check_targets(targets, settings.db)

@@ -100,7 +100,7 @@ def execute(
             inputs = load_inputs(engine, settings, plan, read)
             summary.stages.append(StageReport("read", inputs.read, time.perf_counter() - clock))
             progress.finish(summary.stages[-1])
-            done = checkpoints(engine, plan.options, started)
+            done = checkpoints(engine, plan.options, started, settings.files_read)
             try:
                 fingerprint = input_fingerprint(plan.options, inputs.digest)  # the same rule on every engine
                 summary.stages += run_stages(engine, done, plan, fingerprint, progress)

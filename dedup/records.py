@@ -1,5 +1,5 @@
-"""A run's bookkeeping: the `stages` and `runs` tables of a database (the only module that reads or
-writes them), and on Spark the stage markers of a work folder.
+"""A run's bookkeeping: the `stages`, `runs` and `run_inputs` tables of a database (the only module
+that reads or writes them), and on Spark the stage markers of a work folder.
 
 `stages` says which stages finished, from which inputs and options, so that a run can resume.
 Each stage's table and its row in `stages` are written in one atomic step: after a crash (kill
@@ -13,6 +13,9 @@ options are the index's own. A run's first rewrite of a stage table also writes 
 finished_at, which its finished row replaces: while it is there (the run stopped), the tables may
 mix two runs, and the index commands refuse them (`check_finished`).
 
+`run_inputs` holds the files and folders the runs and `dedup add` read, so that the commands that
+later write beside the database (`dedup export`, `dedup report`) refuse to replace one.
+
 An engine may keep its own marks instead (`Engine.stage_markers`): Spark's are files in its work
 folder (dedup.engines.spark.markers).
 """
@@ -21,11 +24,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .corpus.read import STDIN
+from .corpus.write import check_not_an_input
 from .engines import Checkpoints, Engine, Statement
 from .errors import DedupError
 from .hashing import SCHEME
@@ -44,18 +51,23 @@ def input_fingerprint(options: Mapping[str, object], inputs_digest: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
-def checkpoints(engine: Engine, options: Mapping[str, object], started: datetime) -> Checkpoints:
-    """The bookkeeping of this engine's database for a run with these options: tables, or marker
-    files in Spark's work folder."""
+def checkpoints(
+    engine: Engine, options: Mapping[str, object], started: datetime, read: Sequence[Path] = ()
+) -> Checkpoints:
+    """The bookkeeping of this engine's database for a run with these options that reads these
+    files and folders: tables, or marker files in Spark's work folder."""
     markers = engine.stage_markers()
-    return markers if markers is not None else StageTable(engine, options, started)
+    return markers if markers is not None else StageTable(engine, options, started, read)
 
 
 class StageTable:
     """The `stages` table of one database, and the `runs` row of a run until it finishes."""
 
-    def __init__(self, engine: Engine, options: Mapping[str, object], started: datetime) -> None:
+    def __init__(
+        self, engine: Engine, options: Mapping[str, object], started: datetime, read: Sequence[Path] = ()
+    ) -> None:
         self.engine = engine
+        self.read = read
         self.options = options
         self.started = started
         self.marked = False
@@ -105,6 +117,7 @@ class StageTable:
             self.engine.execute(query("runs_create", dialect=self.engine.dialect))
             self.engine.execute(query("runs_forget_unfinished", dialect=self.engine.dialect))
             record_run(self.engine, self.options, counts, seconds, self.started)
+            record_inputs(self.engine, self.read)
 
     def _rows(self, name: str, values: dict[str, Any]) -> list[tuple[Any, ...]]:
         return self.engine.fetch_rows(query(name, values, self.engine.dialect))
@@ -146,6 +159,23 @@ def record_change(engine: Engine, counts: str, seconds: dict[str, float]) -> Non
         "seconds": json.dumps(seconds),
     }
     engine.execute(query("runs_insert_change", values, engine.dialect))
+
+
+def record_inputs(engine: Engine, read: Sequence[Path]) -> None:
+    """Keep the files and folders a run or `dedup add` read (`run_inputs`), for the commands that
+    later write files beside the database: an export must not replace an input (check_not_run_input)."""
+    engine.execute(query("run_inputs_create", dialect=engine.dialect))
+    paths = [os.path.realpath(path) for path in read if path != STDIN]  # resolve() raises on a link loop
+    engine.execute(query("run_inputs_insert", {"paths": paths}, engine.dialect))
+
+
+def check_not_run_input(engine: Engine, output: Path, option: str) -> None:
+    """Refuse an output that is a file the database's runs read, or lies in a folder they read: an
+    export written over the run's input destroys it (a database of an earlier release, without
+    `run_inputs`, is not checked)."""
+    if engine.has_table("run_inputs"):
+        read = [Path(row[0]) for row in engine.fetch_rows(query("run_inputs", dialect=engine.dialect))]
+        check_not_an_input(read, output, option)
 
 
 def check_finished(engine: Engine, db: object) -> None:

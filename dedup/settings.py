@@ -201,6 +201,11 @@ class Settings:
         return duckdb_memory_bytes(self.memory_limit)
 
     @property
+    def files_read(self) -> tuple[Path, ...]:
+        """Every file or folder the run reads: its inputs and its --ids file."""
+        return (*self.inputs, *((self.ids_file,) if self.ids_file is not None else ()))
+
+    @property
     def detection_probability(self) -> float:
         """P(a pair at exactly the threshold becomes a candidate) with these options."""
         return candidate_probability(self.method, self.threshold, self.banding, self.num_perm)

@@ -12,7 +12,9 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
+import dedup
 from dedup.cli import app
+from dedup.errors import UsageError
 from dedup.output import replacing, write_table
 
 runner = CliRunner()
@@ -63,6 +65,37 @@ def test_export_onto_its_own_database_is_refused(index: Path) -> None:
     assert result.exit_code == 2
     assert "is the database" in result.output
     assert opens(renamed) == 100
+
+
+def test_export_and_report_never_replace_what_the_runs_read(tmp_path: Path) -> None:
+    """`dedup export DB -o docs.csv` replaced docs.csv, the run's input, with the pairs (the run
+    refuses that for -o; export and report did not know the inputs). The database now keeps what its
+    runs and `dedup add` read (`run_inputs`), and the commands that write beside it refuse those
+    files and anything inside those folders, before writing, leaving them as they were."""
+    table = tmp_path / "docs.csv"
+    table.write_text(
+        "id,text\n1,the quick brown fox jumps over the lazy dog\n2,the quick brown fox jumps over the lazy dog\n"
+    )
+    folder = tmp_path / "more"
+    folder.mkdir()
+    (folder / "a.txt").write_text("a third document, not like the others at all")
+    db = tmp_path / "run.duckdb"
+    assert invoke("run", table, "--db", db, "-q").exit_code == 0
+    assert invoke("add", db, folder).exit_code == 0
+    before = table.read_bytes()
+    for args, shown in (
+        (["export", db, "--what", "pairs", "-o", table], f"would overwrite the input {table}"),
+        (["export", db, "--what", "survivors", "-o", folder / "kept.csv"], f"is inside the input folder {folder}"),
+        (["report", db, "-o", folder / "report.html"], f"is inside the input folder {folder}"),
+    ):
+        result = invoke(*args)
+        assert result.exit_code == 2, result.output
+        assert shown in result.stderr
+    assert table.read_bytes() == before and [p.name for p in folder.iterdir()] == ["a.txt"]
+    with pytest.raises(UsageError, match="would overwrite the input"):
+        dedup.Index(db).export("pairs", table)
+    assert table.read_bytes() == before
+    assert invoke("export", db, "--what", "pairs", "-o", tmp_path / "pairs.csv").exit_code == 0
 
 
 def test_an_output_never_replaces_another_index(index: Path, tmp_path: Path) -> None:

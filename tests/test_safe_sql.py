@@ -31,6 +31,7 @@ PIPELINE_TABLES = {
     "candidates",
     "documents",
     "pairs",
+    "run_inputs",
     "runs",
     "shingles",
     "signatures",

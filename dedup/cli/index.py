@@ -56,11 +56,13 @@ def export(
     from ..index.documents import open_index
     from ..index.export import export_format, export_rows, write_export
     from ..output import check_targets
+    from ..records import check_not_run_input
 
     try:
         export_format(output)
         check_targets([("--output", output)], db)
         with open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
+            check_not_run_input(con, output, "--output")
             written = write_export(export_rows(con, what, keep), output, what)
     except DedupError as error:
         fail(error)

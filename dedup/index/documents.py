@@ -15,7 +15,7 @@ from ..engines import Engine, open_engine
 from ..errors import DedupError, UsageError
 from ..hashing import SCHEME
 from ..interrupts import committing
-from ..records import check_finished, forget_stages, latest_run, record_change
+from ..records import check_finished, forget_stages, latest_run, record_change, record_inputs
 from ..runner import run_staged, staging
 from ..settings import Limits, Settings
 from ..sqlfiles import query, quote_identifier
@@ -121,6 +121,8 @@ def add_documents(
         engine.unregister("raw_skipped")
         counts = engine.fetch_rows(query("index_counts", {"added": len(raw)}, dialect))[0][0]
         record_change(engine, counts, {"add": round(time.perf_counter() - clock, 4)})
+        if documents is None:
+            record_inputs(engine, settings.files_read)
         update_clusters(engine, first_new, keep)  # in the same step: never the clusters of the index before
         committing()  # from here the change is saved: a Ctrl-C now must not say it was not
     new_pairs = engine.fetch_rows(query("index_new_pairs", {"first_new": first_new}, dialect))[0][0]
