@@ -66,7 +66,8 @@ def check_targets(targets: Iterable[tuple[str, Path]], db: Path | None = None) -
     (its file, its write-ahead log, its spill folder), any other DuckDB database (another index),
     or one another (two outputs to one file: the second would replace the first)."""
     targets = list(targets)
-    protected = [] if db is None else [db, db.with_name(db.name + ".wal"), db.with_name(db.name + ".tmp")]
+    # beside the database; `db.parent / ...` as `--db .` or `--db /` have no name (with_name raised)
+    protected = [] if db is None else [db, db.parent / f"{db.name}.wal", db.parent / f"{db.name}.tmp"]
     for number, (option, path) in enumerate(targets):
         if any(same_place(path, place) for place in protected):
             raise UsageError(f"{option} {path} is the database {db}: writing it would destroy the index")

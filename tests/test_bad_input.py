@@ -457,6 +457,8 @@ NUM_PERM = "--num-perm must be between 1 and 1,024 (a signature is one SQL colum
             "inputs, so none could resume; keep it elsewhere",
         ),
         (["--db", "{tmp}"], 2, "the database path is a folder: {tmp}"),
+        (["--db", "/"], 2, "the database path is a folder: /"),  # a path without a name: a traceback
+        (["--db", ""], 2, "the database path is a folder: ."),
     ],
 )
 def test_bad_options_are_one_line_errors(tmp_path, tiny_corpus, options, code, message):

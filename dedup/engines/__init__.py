@@ -69,7 +69,7 @@ def temp_directory(path: Path, settings: Settings | Limits | None) -> Path:
     """Where an engine spills: --temp-dir, or a folder next to the database (`<db>.tmp`)."""
     if settings is not None and settings.temp_dir is not None:
         return settings.temp_dir
-    return path.with_name(path.name + ".tmp")
+    return path.parent / f"{path.name}.tmp"  # `--db .` has no name (refused as a folder when it opens)
 
 
 def engine_for(dialect: str) -> type[DuckDBEngine]:

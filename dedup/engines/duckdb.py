@@ -85,7 +85,7 @@ def check_database_path(path: Path, read_only: bool = False) -> None:
         raise UsageError(f"the database path is not a regular file: {path}")
     if read_only and not path.exists():
         raise UsageError(f"no database at {path}")
-    owner = path.with_name(path.name.removesuffix(".wal"))
+    owner = path.parent / path.name.removesuffix(".wal")
     if owner != path and is_duckdb_database(owner):  # DuckDB replays <db>.wal into <db> when it opens <db>
         raise UsageError(f"{path} is the write-ahead log of the database {owner}: give the database, or a new file")
     try:
