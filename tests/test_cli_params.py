@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import duckdb
 import pytest
 from typer.testing import CliRunner
 
@@ -38,3 +39,34 @@ def test_params_plot(tmp_path):
     result = CliRunner().invoke(app, ["params", "--plot", str(target)])
     assert result.exit_code == 0, result.output
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "cannot tell the plot format of .: use one of .pdf, .png, .svg"),  # drew ./.png, said "drawn to ."
+        ("notes.csv", "cannot tell the plot format of {tmp}/notes.csv: use one of .pdf, .png, .svg"),  # a traceback
+        ("missing/curve.png", "folder of the output file does not exist: {tmp}/missing"),
+        ("index.png", "--plot {tmp}/index.png is a DuckDB database; an output never replaces one: give another file"),
+    ],
+)
+def test_a_plot_that_cannot_be_written_is_refused_and_nothing_is_drawn(tmp_path, monkeypatch, name, message):
+    """`--plot` by extension only: a name without one drew a hidden `.png` and said it drew `.`;
+    `--plot notes.csv` stopped in a matplotlib traceback; a database named .png was replaced."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.csv").write_text("a,b\n")
+    duckdb.connect(str(tmp_path / "index.png")).close()
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    target = name if name == "" else str(tmp_path / name)
+    result = CliRunner().invoke(app, ["params", "--plot", target])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"Error: {message.replace('{tmp}', str(tmp_path))}\n"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_params_plot_as_svg_replaces_an_old_drawing(tmp_path):
+    target = tmp_path / "curve.svg"
+    target.write_text("old")
+    result = CliRunner().invoke(app, ["params", "--plot", str(target)])
+    assert result.exit_code == 0, result.output
+    assert b"<svg" in target.read_bytes() and [p.name for p in tmp_path.iterdir()] == ["curve.svg"]

@@ -19,7 +19,7 @@ def params(
     rows: Rows = None,
     step: Annotated[float, typer.Option(help="Similarity step of the S-curve table.")] = 0.05,
     plot: Annotated[
-        Optional[Path], typer.Option(help="Draw the S-curve to this .png (needs the 'plot' extra).")
+        Optional[Path], typer.Option(help="Draw the S-curve to this .png, .svg or .pdf (needs the 'plot' extra).")
     ] = None,
 ) -> None:
     """Show the bands x rows that `dedup run` uses, the S-curve 1-(1-s^r)^b and its error areas.
@@ -27,9 +27,13 @@ def params(
     Example: dedup params --threshold 0.8 --num-perm 128 --plot s-curve.png
     """
     from ..banding import error_areas, s_curve
+    from ..output import check_targets, check_writable
     from ..settings import Settings
 
     try:
+        if plot is not None:  # by its extension, in a folder that exists, never over a database
+            check_writable(plot, PLOT_FORMATS, "plot")
+            check_targets([("--plot", plot)])
         if not 0.0 < step <= 1.0:
             raise UsageError(f"--step must be in (0, 1], got {step}")
         settings = Settings(inputs=(Path("."),), threshold=threshold, num_perm=num_perm, bands=bands, rows=rows)
@@ -58,7 +62,13 @@ def params(
         stderr.print(f"S-curve drawn to {plot}", markup=False)
 
 
+PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
 def draw(path: Path, threshold: float, bands: int, rows: int) -> None:
+    """The S-curve drawn to `path` (a format of PLOT_FORMATS), written as every output is."""
+    from ..output import replacing
+
     try:
         import matplotlib
 
@@ -76,8 +86,7 @@ def draw(path: Path, threshold: float, bands: int, rows: int) -> None:
     axes.set_ylabel("P(candidate)")
     axes.legend()
     try:
-        figure.savefig(path, dpi=100)
-    except OSError as error:
-        raise DedupError(f"cannot write {path}: {error.strerror or error}") from None
+        with replacing(path) as target:  # a temporary file renamed over `path` once complete
+            figure.savefig(target, format=PLOT_FORMATS[path.suffix.lower()], dpi=100)
     finally:
         plt.close(figure)
