@@ -74,3 +74,42 @@ def test_interactive_prompt_runs_statements_and_survives_errors(db, capsys):
     captured = capsys.readouterr()
     assert "answer\n------\n    42\n" in captured.out and "after" in captured.out
     assert "Error: Catalog Error" in captured.err
+
+
+COMMANDS_THAT_PRINT = [
+    ["sql", "{db}", "select 1 as one"],
+    ["list", "{db}"],
+    ["explain", "{db}", "g0pA_taska.txt", "orig_taska.txt"],
+    ["buckets", "{db}"],
+    ["params"],
+    ["show-sql", "signatures"],
+    ["--version"],
+    ["run", "{corpus}", "-q"],
+]
+
+
+@pytest.mark.parametrize("args", COMMANDS_THAT_PRINT, ids=lambda args: args[0])
+@pytest.mark.parametrize(
+    ("stdout", "message"),
+    [
+        ("/dev/full", b"Error: cannot write to standard output: No space left on device\n"),
+        (None, b"Error: standard output is closed: nothing can be printed (give --output FILE where there is one)\n"),
+    ],
+    ids=["full", "closed"],
+)
+def test_a_stdout_that_cannot_be_written_is_one_line_and_exit_1(db, args, stdout, message):
+    """`dedup ... > /dev/full` (a full disk) and `dedup ... >&-` ended in a traceback (OSError, or
+    AttributeError on a None sys.stdout), or printed nothing and exited 0."""
+    args = [a.replace("{db}", str(db)).replace("{corpus}", str(REPO / "data" / "clough")) for a in args]
+    target = open(stdout, "wb") if stdout is not None else None  # noqa: SIM115 - closed below
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "dedup", *args],
+            stdout=target, stderr=subprocess.PIPE, timeout=120,
+            preexec_fn=(lambda: os.close(1)) if target is None else None,  # noqa: PLW1509 - the child's stdout only
+        )  # fmt: skip
+    finally:
+        if target is not None:
+            target.close()
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == message

@@ -13,6 +13,7 @@ import typer
 
 from .. import __version__
 from . import evaluate, index, params, report, run
+from .common import writing_stdout
 
 try:  # typer >= 0.20 vendors click
     from typer._click.exceptions import UsageError as ClickUsageError
@@ -73,7 +74,8 @@ app = typer.Typer(
 
 def version_callback(value: bool) -> None:
     if value:
-        typer.echo(f"dedup {__version__}")
+        with writing_stdout():
+            typer.echo(f"dedup {__version__}")
         raise typer.Exit()
 
 

@@ -91,15 +91,27 @@ def stoppable() -> Iterator[Callable[["Engine"], None]]:
 
 
 @contextmanager
-def closed_pipe_is_normal() -> Iterator[None]:
-    """`dedup sql ... | head -3`: when the reader goes away, stop quietly with exit 0."""
+def writing_stdout() -> Iterator[None]:
+    """Around whatever a command prints on stdout. `dedup sql ... | head -3`: when the reader goes
+    away, stop quietly with exit 0. A stdout that cannot be written (closed, `> /dev/full`, a full
+    disk): one line and exit 1, where each was a traceback."""
+    if sys.stdout is None:  # `dedup ... >&-`: nothing could be printed, and nothing is dropped silently
+        fail(DedupError("standard output is closed: nothing can be printed (give --output FILE where there is one)"))
     try:
         yield
         sys.stdout.flush()
     except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # Python's own flush at exit must not fail again
+        _stdout_to_devnull()
         raise typer.Exit(0) from None
+    except OSError as error:
+        _stdout_to_devnull()
+        fail(DedupError(f"cannot write to standard output: {error.strerror or error}"))
+
+
+def _stdout_to_devnull() -> None:
+    """Python's own flush of stdout at exit must not fail again (and print a traceback)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def print_table(
@@ -109,7 +121,7 @@ def print_table(
     table wider than max_width characters one record at a time."""
     from ..output import TextTable, batches, write_text_rows
 
-    with closed_pipe_is_normal():
+    with writing_stdout():
         if output_format != TableFormat.table:
             write_text_rows(rows, sys.stdout, output_format.value)
             return

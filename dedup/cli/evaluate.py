@@ -22,6 +22,7 @@ from .common import (
     Threshold,
     command_group,
     fail,
+    writing_stdout,
 )
 
 app = command_group()
@@ -61,15 +62,18 @@ def evaluate_command(
     except DedupError as error:
         fail(error)
     banding = settings.banding
-    typer.echo(f"documents: {result.documents}" + (f" (a random sample, seed {sample_seed})" if sample else ""))
-    typer.echo(
-        f"lsh: {banding.bands} bands x {banding.rows} rows, {result.lsh_seconds:.2f} s; "
-        f"exact: {result.exact_seconds:.2f} s"
-    )
-    typer.echo(f"exact pairs: {result.exact_pairs}  lsh pairs: {result.found_pairs}  candidates: {result.candidates}")
-    typer.echo(f"recall: {result.recall:.6f}  precision: {result.precision:.6f}")
-    typer.echo(f"candidates per true pair: {result.candidates_per_true_pair:.3f}")
-    typer.echo("similarity      exact  found   recall  S-curve")
-    for b in result.buckets:
-        figures = f"{b.recall:8.4f} {b.predicted:8.4f}" if b.exact else f"{'-':>8} {'-':>8}"
-        typer.echo(f"{b.low:.2f}-{b.high:.2f}  {b.exact:9d} {b.found:6d} {figures}")
+    with writing_stdout():
+        typer.echo(f"documents: {result.documents}" + (f" (a random sample, seed {sample_seed})" if sample else ""))
+        typer.echo(
+            f"lsh: {banding.bands} bands x {banding.rows} rows, {result.lsh_seconds:.2f} s; "
+            f"exact: {result.exact_seconds:.2f} s"
+        )
+        typer.echo(
+            f"exact pairs: {result.exact_pairs}  lsh pairs: {result.found_pairs}  candidates: {result.candidates}"
+        )
+        typer.echo(f"recall: {result.recall:.6f}  precision: {result.precision:.6f}")
+        typer.echo(f"candidates per true pair: {result.candidates_per_true_pair:.3f}")
+        typer.echo("similarity      exact  found   recall  S-curve")
+        for b in result.buckets:
+            figures = f"{b.recall:8.4f} {b.predicted:8.4f}" if b.exact else f"{'-':>8} {'-':>8}"
+            typer.echo(f"{b.low:.2f}-{b.high:.2f}  {b.exact:9d} {b.found:6d} {figures}")

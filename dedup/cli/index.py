@@ -8,7 +8,17 @@ import typer
 from ..choices import ExportKind, Keep, ShingleType, TableFormat
 from ..errors import DedupError, UsageError
 from ..settings import Limits
-from .common import Db, MemoryLimit, OutputFormat, command_group, fail, print_table, stderr, stoppable
+from .common import (
+    Db,
+    MemoryLimit,
+    OutputFormat,
+    command_group,
+    fail,
+    print_table,
+    stderr,
+    stoppable,
+    writing_stdout,
+)
 
 app = command_group()
 
@@ -89,7 +99,8 @@ def explain(
             explanation = explain_pair(con, id_a, id_b, examples)
     except DedupError as error:
         fail(error)
-    typer.echo(format_explanation(explanation))
+    with writing_stdout():
+        typer.echo(format_explanation(explanation))
 
 
 @app.command()
@@ -115,9 +126,10 @@ def buckets(
         fail(error)
     import sys
 
-    write_text_table(per_band, sys.stdout, digits=3)
-    typer.echo("")
-    write_text_table(largest, sys.stdout)
+    with writing_stdout():
+        write_text_table(per_band, sys.stdout, digits=3)
+        typer.echo("")
+        write_text_table(largest, sys.stdout)
 
 
 @app.command()

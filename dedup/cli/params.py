@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import DedupError, UsageError
-from .common import Bands, NumPerm, Rows, Threshold, command_group, fail, stderr
+from .common import Bands, NumPerm, Rows, Threshold, command_group, fail, stderr, writing_stdout
 
 app = command_group()
 
@@ -47,17 +47,18 @@ def params(
             draw(plot, threshold, banding.bands, banding.rows)
     except DedupError as error:
         fail(error)
-    used = banding.bands * banding.rows
-    typer.echo(
-        f"threshold {threshold}, {num_perm} permutations: {banding.bands} bands x {banding.rows} rows ({used} used)"
-    )
-    typer.echo(f"P(candidate) at the threshold: {banding.probability(threshold):.6f}")
-    typer.echo(f"false positive area (integral of P over [0, t]): {false_positive:.6f}")
-    typer.echo(f"false negative area (integral of 1-P over [t, 1]): {false_negative:.6f}")
-    typer.echo("similarity  P(candidate)")
-    for similarity, probability in curve:
-        mark = "  <- threshold" if similarity == threshold else ""
-        typer.echo(f"{similarity:10.3f}  {probability:12.6f}{mark}")
+    with writing_stdout():
+        used = banding.bands * banding.rows
+        typer.echo(
+            f"threshold {threshold}, {num_perm} permutations: {banding.bands} bands x {banding.rows} rows ({used} used)"
+        )
+        typer.echo(f"P(candidate) at the threshold: {banding.probability(threshold):.6f}")
+        typer.echo(f"false positive area (integral of P over [0, t]): {false_positive:.6f}")
+        typer.echo(f"false negative area (integral of 1-P over [t, 1]): {false_negative:.6f}")
+        typer.echo("similarity  P(candidate)")
+        for similarity, probability in curve:
+            mark = "  <- threshold" if similarity == threshold else ""
+            typer.echo(f"{similarity:10.3f}  {probability:12.6f}{mark}")
     if plot is not None:
         stderr.print(f"S-curve drawn to {plot}", markup=False)
 

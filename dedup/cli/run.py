@@ -28,11 +28,11 @@ from .common import (
     TextColumn,
     Threads,
     Threshold,
-    closed_pipe_is_normal,
     command_group,
     fail,
     print_table,
     stderr,
+    writing_stdout,
 )
 
 if TYPE_CHECKING:
@@ -204,7 +204,7 @@ def sql(
     from ..settings import Limits
 
     try:
-        with open_readonly(db, Limits(memory_limit=memory_limit)) as engine, closed_pipe_is_normal():
+        with open_readonly(db, Limits(memory_limit=memory_limit)) as engine, writing_stdout():
             if query is None and sys.stdin.isatty():
                 interactive(engine, output_format, input)
             else:
@@ -286,6 +286,7 @@ def show_sql(
         names = ", ".join(s.name for s in pipeline_stages(settings))
         fail(DedupError(f"no stage named {stage!r}; stages are {names}"))
     engine = engine_for("duckdb")
-    for item in stages:
-        statement = compile_stage(item, settings, engine.dialect)
-        typer.echo(engine.create_table_sql(item.name, statement).rstrip() + ";\n")
+    with writing_stdout():
+        for item in stages:
+            statement = compile_stage(item, settings, engine.dialect)
+            typer.echo(engine.create_table_sql(item.name, statement).rstrip() + ";\n")
