@@ -220,8 +220,22 @@ def write_csv(table: pa.Table | pa.RecordBatch, stream: TextIO, header: bool = T
     writer = csv.writer(stream, lineterminator="\n")
     if header:
         writer.writerow(table.column_names)
-    for row in _rows(table):
+    columns = [column.to_pylist() for column in table.columns]
+    for index, kind in enumerate(table.schema.types):
+        if pa.types.is_nested(kind) or pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
+            columns[index] = [_csv_cell(value) for value in columns[index]]
+    for row in zip(*columns, strict=True):
         writer.writerow(["" if value is None else value for value in row])
+
+
+def _csv_cell(value: object) -> object:
+    """A nested value (list, struct, map) as JSON and bytes as hex, as JSON lines writes them (CSV
+    had Python's repr: `{'a': 1}`, `b'\\x00'`)."""
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False, default=_json_value)
+    if isinstance(value, (bytes, bytearray)):
+        return value.hex()
+    return value
 
 
 def write_jsonl(table: pa.Table | pa.RecordBatch, stream: TextIO) -> None:

@@ -173,6 +173,31 @@ def test_write_deduplicated_table_keeps_all_columns(tmp_path, suffix):
     assert rows(db, "select count(*) from clusters where not is_survivor") == [(3,)]
 
 
+def test_write_deduplicated_csv_writes_nested_cells_as_json_and_bytes_as_hex(tmp_path):
+    """A Parquet table with list, struct, map and binary columns copied as CSV: the cells were
+    Python's repr (`{'a': 1}`, `b'\\x00'`), which nothing reads back; now as JSON lines writes them."""
+    source = tmp_path / "docs.parquet"
+    pq.write_table(
+        pa.table(
+            {
+                "id": ["a", "b", "c"],
+                "text": ["the quick brown fox jumps over", "the quick brown fox jumps over", "other words, not alike"],
+                "tags": [[1, 2], [3], []],
+                "meta": [{"a": "é"}, {"a": "x"}, None],
+                "blob": [b"\x00\xff", b"", None],
+                "pairs": pa.array([[("k", 1)], [], None], pa.map_(pa.string(), pa.int64())),
+            }
+        ),
+        source,
+    )
+    out = tmp_path / "clean.csv"
+    invoke("run", source, "-q", "--write-deduplicated", out)
+    assert out.read_text(encoding="utf-8") == (
+        'id,text,tags,meta,blob,pairs\na,the quick brown fox jumps over,"[1, 2]","{""a"": ""é""}",00ff,"[[""k"", 1]]"\n'
+        'c,"other words, not alike",[],,,\n'
+    )
+
+
 def test_write_deduplicated_refuses_existing_output(tmp_path):
     source = write_jsonl(tmp_path / "docs.jsonl", DOCS)
     result = CliRunner().invoke(app, ["run", str(source), "-q", "--write-deduplicated", str(source)])
