@@ -100,7 +100,8 @@ def execute(
             inputs = load_inputs(engine, settings, plan, read)
             summary.stages.append(StageReport("read", inputs.read, time.perf_counter() - clock))
             progress.finish(summary.stages[-1])
-            done = checkpoints(engine, plan.options, started, settings.files_read)
+            read_files = settings.files_read if documents is None else ()  # not the placeholder of documents in memory
+            done = checkpoints(engine, plan.options, started, read_files)
             try:
                 fingerprint = input_fingerprint(plan.options, inputs.digest)  # the same rule on every engine
                 summary.stages += run_stages(engine, done, plan, fingerprint, progress)

@@ -98,6 +98,14 @@ def test_export_and_report_never_replace_what_the_runs_read(tmp_path: Path) -> N
     assert invoke("export", db, "--what", "pairs", "-o", tmp_path / "pairs.csv").exit_code == 0
 
 
+def test_documents_in_memory_record_no_input(tmp_path: Path) -> None:
+    """Their placeholder name is not a path a later export must avoid."""
+    db = tmp_path / "memory.duckdb"
+    dedup.run(documents=["a b c d e f g h", "a b c d e f g h"], db=db)
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("select count(*) from run_inputs").fetchone() == (0,)
+
+
 def test_an_output_never_replaces_another_index(index: Path, tmp_path: Path) -> None:
     other = tmp_path / "other.parquet"
     index.rename(other)
