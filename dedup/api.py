@@ -148,9 +148,11 @@ class Index:
     ) -> str:
         """Add documents (paths as `dedup add` reads them, or documents in memory); returns the summary.
         keep: the survivor rule of the clusters, by default the rule they were built by."""
+        from .choices import Keep, choose
         from .documents import as_table, is_in_memory
         from .index.documents import add_documents, open_index
 
+        rule = choose(Keep, keep, "keep") if keep is not None else None
         if documents is None and is_in_memory(inputs):
             inputs, documents = None, inputs
         if (inputs is None) == (documents is None):
@@ -158,7 +160,7 @@ class Index:
         table = as_table(documents) if documents is not None else None
         paths = _paths(inputs) if inputs is not None else (Path("<documents>"),)
         with open_index(self.path) as con:
-            report = add_documents(con, paths, replace=replace, keep=keep, documents=table)
+            report = add_documents(con, paths, replace=replace, keep=rule, documents=table)
         return report.rsplit(";", 1)[0]  # without the seconds, so the result is reproducible
 
     def query(
@@ -201,9 +203,12 @@ class Index:
 
     def export(self, what: str = "pairs", output: str | Path | None = None, keep: str | None = None) -> pa.Table:
         """pairs, clusters, duplicates, survivors or adjacency as a table; also written to `output` if given."""
-        from .choices import ExportKind, Keep
+        from .choices import ExportKind, Keep, choose
         from .index.documents import open_index
         from .index.export import export_format, export_table, write_export
+
+        kind = choose(ExportKind, what, "what")
+        rule = choose(Keep, keep, "keep") if keep is not None else None
 
         if output is not None:
             from .output import check_targets
@@ -215,9 +220,9 @@ class Index:
                 from .records import check_not_run_input
 
                 check_not_run_input(con, Path(output), "output")
-            table = export_table(con, ExportKind(what), Keep(keep) if keep is not None else None)
+            table = export_table(con, kind, rule)
         if output is not None:
-            write_export(table, Path(output), ExportKind(what))
+            write_export(table, Path(output), kind)
         return table
 
     def documents(self) -> pa.Table:

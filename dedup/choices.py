@@ -7,6 +7,11 @@ Kept free of heavy imports so that `dedup --help` stays quick.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TypeVar
+
+from .errors import UsageError
+
+Choice = TypeVar("Choice", bound=StrEnum)
 
 
 class ShingleType(StrEnum):
@@ -68,3 +73,10 @@ class TableFormat(StrEnum):
 
 def values(choices: type[StrEnum]) -> tuple[str, ...]:
     return tuple(member.value for member in choices)
+
+
+def choose(choices: type[Choice], value: object, option: str) -> Choice:
+    """A member of a StrEnum from its value, or a one-line error that lists the choices."""
+    if value not in values(choices):
+        raise UsageError(f"{option} must be one of {', '.join(values(choices))}, got {value!r}")
+    return choices(value)

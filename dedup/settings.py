@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .banding import Banding, candidate_probability, choose_banding
-from .choices import EngineName, ExportKind, Keep, Method, PairsListed, ShingleType, values
+from .choices import EngineName, ExportKind, Keep, Method, PairsListed, ShingleType, choose, values
 from .errors import UsageError
 from .hashing import DEFAULT_SEED
 
@@ -168,12 +168,12 @@ class Settings:
             if what not in values(ExportKind):
                 raise UsageError(f"cannot export {what!r}: use one of {', '.join(values(ExportKind))}")
         set_(self, "exports", tuple((ExportKind(what), Path(file)) for what, file in exports))
-        set_(self, "shingle_type", _choice(ShingleType, self.shingle_type, "--shingle-type"))
-        set_(self, "method", _choice(Method, self.method, "--method"))
-        set_(self, "engine", _choice(EngineName, self.engine, "--engine"))
-        set_(self, "pairs", _choice(PairsListed, self.pairs, "--pairs"))
+        set_(self, "shingle_type", choose(ShingleType, self.shingle_type, "--shingle-type"))
+        set_(self, "method", choose(Method, self.method, "--method"))
+        set_(self, "engine", choose(EngineName, self.engine, "--engine"))
+        set_(self, "pairs", choose(PairsListed, self.pairs, "--pairs"))
         if self.keep is not None:
-            set_(self, "keep", _choice(Keep, self.keep, "--keep"))
+            set_(self, "keep", choose(Keep, self.keep, "--keep"))
         if self.output is not None and self.pairs is PairsListed.none:
             raise UsageError("--pairs none lists no pairs: drop --output, or list all or between-groups")
 
@@ -227,13 +227,6 @@ class Settings:
 
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
-
-
-def _choice(choices: Any, value: object, option: str) -> Any:
-    """A member of a StrEnum from its value, or a one-line error that lists the choices."""
-    if value not in values(choices):
-        raise UsageError(f"{option} must be one of {', '.join(values(choices))}, got {value!r}")
-    return choices(value)
 
 
 def _pairs(

@@ -87,3 +87,23 @@ def test_index_class_adds_queries_and_removes_in_memory(tmp_path):
     assert index.remove(["b"]) == 1
     assert index.query(text=TEXTS[1]).column("id").to_pylist() == ["a"]
     assert sorted(index.documents().column("id").to_pylist()) == ["a", "c"]
+
+
+def test_index_methods_refuse_an_unknown_choice_with_the_choices(tmp_path):
+    """Index.export("nope") and Index.add(keep="bogus") raised ValueError ("'nope' is not a valid
+    ExportKind"), the latter only once the documents were read and staged; now UsageError, first."""
+    db = tmp_path / "index.duckdb"
+    dedup.run(documents=[("a", TEXTS[0]), ("c", TEXTS[2])], threshold=0.5, db=db)
+    index = dedup.Index(db)
+    kinds = "pairs, clusters, duplicates, survivors, adjacency"
+    with pytest.raises(dedup.api.UsageError, match=f"^what must be one of {kinds}, got 'nope'$"):
+        index.export("nope")
+    for call in (
+        lambda: index.export("pairs", keep="bogus"),
+        lambda: index.add(documents=[("b", TEXTS[1])], keep="bogus"),
+    ):
+        with pytest.raises(
+            dedup.api.UsageError, match="^keep must be one of first, min-id, longest, shortest, got 'bogus'$"
+        ):
+            call()
+    assert sorted(index.documents().column("id").to_pylist()) == ["a", "c"]
