@@ -31,8 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .corpus.read import STDIN
-from .corpus.write import check_not_an_input
 from .engines import Checkpoints, Engine, Statement
 from .errors import DedupError
 from .hashing import SCHEME
@@ -164,6 +162,8 @@ def record_change(engine: Engine, counts: str, seconds: dict[str, float]) -> Non
 def record_inputs(engine: Engine, read: Sequence[Path]) -> None:
     """Keep the files and folders a run or `dedup add` read (`run_inputs`), for the commands that
     later write files beside the database: an export must not replace an input (check_not_run_input)."""
+    from .corpus.read import STDIN
+
     engine.execute(query("run_inputs_create", dialect=engine.dialect))
     paths = [os.path.realpath(path) for path in read if path != STDIN]  # resolve() raises on a link loop
     engine.execute(query("run_inputs_insert", {"paths": paths}, engine.dialect))
@@ -172,7 +172,10 @@ def record_inputs(engine: Engine, read: Sequence[Path]) -> None:
 def check_not_run_input(engine: Engine, output: Path, option: str) -> None:
     """Refuse an output that is a file the database's runs read, or lies in a folder they read: an
     export written over the run's input destroys it (a database of an earlier release, without
-    `run_inputs`, is not checked)."""
+    `run_inputs`, is not checked). The rule is the run's own (imported here: the other index
+    commands, which import this module, need not load the corpus readers)."""
+    from .corpus.write import check_not_an_input
+
     if engine.has_table("run_inputs"):
         read = [Path(row[0]) for row in engine.fetch_rows(query("run_inputs", dialect=engine.dialect))]
         check_not_an_input(read, output, option)
