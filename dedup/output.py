@@ -232,7 +232,7 @@ def _csv_cell(value: object) -> object:
     """A nested value (list, struct, map) as JSON and bytes as hex, as JSON lines writes them (CSV
     had Python's repr: `{'a': 1}`, `b'\\x00'`)."""
     if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False, default=_json_value)
+        return json_text(value)
     if isinstance(value, (bytes, bytearray)):
         return value.hex()
     return value
@@ -240,16 +240,40 @@ def _csv_cell(value: object) -> object:
 
 def write_jsonl(table: pa.Table | pa.RecordBatch, stream: TextIO) -> None:
     names = table.column_names
+    if not any(_holds_decimals(kind) for kind in table.schema.types):
+        for row in _rows(table):
+            stream.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False, default=_json_value) + "\n")
+        return
+    keys = [json.dumps(name, ensure_ascii=False) for name in names]
     for row in _rows(table):
-        stream.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False, default=_json_value) + "\n")
+        stream.write(
+            "{" + ", ".join(f"{key}: {json_text(value)}" for key, value in zip(keys, row, strict=True)) + "}\n"
+        )
+
+
+def json_text(value: object) -> str:
+    """A cell as JSON text, as `json.dumps` writes it, but decimals with every digit: through a float
+    (what json can write) a DECIMAL(38, 0) id 12345678901234567891 came out as 1.2345678901234567e+19."""
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    if isinstance(value, dict):
+        items = (f"{json.dumps(str(key), ensure_ascii=False)}: {json_text(item)}" for key, item in value.items())
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(json_text(item) for item in value) + "]"
+    return json.dumps(value, ensure_ascii=False, default=_json_value)
+
+
+def _holds_decimals(kind: pa.DataType) -> bool:
+    if pa.types.is_decimal(kind):
+        return True
+    return any(_holds_decimals(kind.field(i).type) for i in range(kind.num_fields))
 
 
 def _json_value(value: object) -> object:
-    """What JSON has no type for: dates and times as ISO 8601 text, decimals as numbers, bytes as hex."""
+    """What JSON has no type for: dates and times as ISO 8601 text, bytes as hex (decimals: json_text)."""
     if hasattr(value, "isoformat"):
         return value.isoformat()  # type: ignore[attr-defined]
-    if isinstance(value, Decimal):
-        return float(value)
     if isinstance(value, (bytes, bytearray)):
         return value.hex()
     return str(value)

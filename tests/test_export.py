@@ -198,6 +198,43 @@ def test_write_deduplicated_csv_writes_nested_cells_as_json_and_bytes_as_hex(tmp
     )
 
 
+def test_write_deduplicated_jsonl_keeps_every_digit_of_decimals(tmp_path):
+    """Decimals were written through a float: a DECIMAL(38, 0) id 12345678901234567891 came out as
+    1.2345678901234567e+19 (the id lost) and 1234567890123456789.12 rounded. Now every digit, at the
+    top level and inside lists and structs, as DuckDB's own JSON writes them; CSV's nested cells too."""
+    from decimal import Decimal
+
+    big = [Decimal("12345678901234567891"), Decimal("12345678901234567892"), Decimal("7")]
+    source = tmp_path / "docs.parquet"
+    pq.write_table(
+        pa.table(
+            {
+                "id": pa.array(big, pa.decimal128(38, 0)),
+                "text": ["the quick brown fox jumps over", "the quick brown fox jumps over", "other words"],
+                "amount": pa.array([Decimal("1234567890123456789.12"), None, Decimal("0.10")], pa.decimal128(38, 2)),
+                "parts": pa.array([[Decimal("99999999999999999.9")], [], None], pa.list_(pa.decimal128(18, 1))),
+            }
+        ),
+        source,
+    )
+    out = tmp_path / "clean.jsonl"
+    invoke("run", source, "-q", "--write-deduplicated", out)
+    assert out.read_text(encoding="utf-8") == (
+        '{"id": 12345678901234567891, "text": "the quick brown fox jumps over", '
+        '"amount": 1234567890123456789.12, "parts": [99999999999999999.9]}\n'
+        '{"id": 7, "text": "other words", "amount": 0.10, "parts": null}\n'
+    )
+    assert [json.loads(line, parse_float=Decimal)["amount"] for line in out.read_text().splitlines()] == [
+        Decimal("1234567890123456789.12"),
+        Decimal("0.10"),
+    ]
+    as_csv = tmp_path / "clean.csv"
+    invoke("run", source, "-q", "--write-deduplicated", as_csv)
+    assert as_csv.read_text().splitlines()[1] == (
+        "12345678901234567891,the quick brown fox jumps over,1234567890123456789.12,[99999999999999999.9]"
+    )
+
+
 def test_write_deduplicated_refuses_existing_output(tmp_path):
     source = write_jsonl(tmp_path / "docs.jsonl", DOCS)
     result = CliRunner().invoke(app, ["run", str(source), "-q", "--write-deduplicated", str(source)])
