@@ -220,9 +220,9 @@ def write_csv(table: pa.Table | pa.RecordBatch, stream: TextIO, header: bool = T
     writer = csv.writer(stream, lineterminator="\n")
     if header:
         writer.writerow(table.column_names)
-    columns = [column.to_pylist() for column in table.columns]
+    columns = _columns(table)
     for index, kind in enumerate(table.schema.types):
-        if pa.types.is_nested(kind) or pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
+        if pa.types.is_nested(kind) or _is_bytes(kind):
             columns[index] = [_csv_cell(value) for value in columns[index]]
     for row in zip(*columns, strict=True):
         writer.writerow(["" if value is None else value for value in row])
@@ -357,5 +357,40 @@ def _cell(value: object, digits: int) -> str:
 
 
 def _rows(table: pa.Table | pa.RecordBatch) -> list[tuple[object, ...]]:
-    columns = [column.to_pylist() for column in table.columns]
-    return list(zip(*columns, strict=True))
+    return list(zip(*_columns(table), strict=True))
+
+
+def _columns(table: pa.Table | pa.RecordBatch) -> list[list[object]]:
+    return [_values(column, name) for column, name in zip(table.columns, table.column_names, strict=True)]
+
+
+def _values(column: pa.Array | pa.ChunkedArray, name: str) -> list[object]:
+    """A column as Python values; where Python has no value for a cell (a timestamp or time in
+    nanoseconds, a date past year 9999 or infinite: DuckDB's TIMESTAMP_NS, 'infinity'::DATE),
+    Arrow's own text of it, every digit kept; a cell with no text either is an error of one line
+    (it was a traceback)."""
+    try:
+        return column.to_pylist()
+    except (ValueError, OverflowError) as error:
+        problem = first_line(str(error)).split(". ")[0]  # pyarrow goes on with advice about pandas
+    import pyarrow.compute as pc
+
+    try:
+        texts = pc.cast(column, pa.string()).to_pylist()
+    except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
+        texts = None
+    if texts is None or any(text is not None and text.startswith("<value out of range") for text in texts):
+        raise DedupError(
+            f"cannot write column {name!r} ({column.type}) as text: {problem}; "
+            "write it as Parquet, or cast it to VARCHAR in SQL"
+        )
+    return texts
+
+
+def _is_bytes(kind: pa.DataType) -> bool:
+    return (
+        pa.types.is_binary(kind)
+        or pa.types.is_large_binary(kind)
+        or pa.types.is_fixed_size_binary(kind)
+        or pa.types.is_binary_view(kind)
+    )

@@ -235,6 +235,34 @@ def test_write_deduplicated_jsonl_keeps_every_digit_of_decimals(tmp_path):
     )
 
 
+def test_write_deduplicated_as_text_writes_nanoseconds_and_fixed_size_bytes(tmp_path):
+    """A Parquet table with a timestamp[ns] column copied as CSV or JSON lines stopped in a traceback
+    (Python's datetime has microseconds); a fixed-size binary column was written as b'ab' in CSV."""
+    source = tmp_path / "docs.parquet"
+    pq.write_table(
+        pa.table(
+            {
+                "id": ["a", "b"],
+                "text": ["the quick brown fox jumps over", "other words, not alike"],
+                "at": pa.array([1, 1577836800123456789], pa.timestamp("ns")),
+                "key": pa.array([b"ab", None], pa.binary(2)),
+            }
+        ),
+        source,
+    )
+    as_csv, as_jsonl = tmp_path / "clean.csv", tmp_path / "clean.jsonl"
+    invoke("run", source, "-q", "--write-deduplicated", as_csv)
+    invoke("run", source, "-q", "--write-deduplicated", as_jsonl)
+    assert as_csv.read_text().splitlines()[1:] == [
+        "a,the quick brown fox jumps over,1970-01-01 00:00:00.000000001,6162",
+        'b,"other words, not alike",2020-01-01 00:00:00.123456789,',
+    ]
+    assert [json.loads(line)["at"] for line in as_jsonl.read_text().splitlines()] == [
+        "1970-01-01 00:00:00.000000001",
+        "2020-01-01 00:00:00.123456789",
+    ]
+
+
 def test_write_deduplicated_refuses_existing_output(tmp_path):
     source = write_jsonl(tmp_path / "docs.jsonl", DOCS)
     result = CliRunner().invoke(app, ["run", str(source), "-q", "--write-deduplicated", str(source)])

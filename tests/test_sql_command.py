@@ -38,6 +38,20 @@ def test_every_statement_result_is_printed(db):
     assert sql(db, stdin="select count(*) as n from pairs;").stdout == "n\n-\n4\n"
 
 
+@pytest.mark.parametrize("format", ["table", "csv", "jsonl"])
+def test_values_python_cannot_hold_are_written_or_refused_in_one_line(db, format):
+    """A TIMESTAMP_NS or TIME_NS cell, a date past year 9999 or infinite: Python has no value for
+    them and every format stopped in a traceback (ValueError, OverflowError). The nanoseconds are
+    now written as Arrow's text, every digit kept; a cell with no text is a one-line error."""
+    result = sql(db, "select '2020-01-01 00:00:00.000000001'::timestamp_ns as t, '00:00:00.000000002'::time_ns as u",
+                 "--format", format)  # fmt: skip
+    assert "2020-01-01 00:00:00.000000001" in result.stdout and "00:00:00.000000002" in result.stdout
+    for value in ("'294000-01-01'::timestamp", "'-infinity'::date", "['2020-01-01 00:00:00.000000001'::timestamp_ns]"):
+        refused = CliRunner().invoke(app, ["sql", str(db), f"select {value} as c", "--format", format])
+        assert refused.exit_code == 1
+        assert refused.stderr.startswith("Error: cannot write column 'c'") and refused.stderr.count("\n") == 1
+
+
 def test_wide_tables_are_printed_one_record_at_a_time(db):
     out = sql(db, "select * from signatures order by doc_id limit 2").stdout
     assert out.startswith("-[ record 1 ]") and "-[ record 2 ]" in out
