@@ -372,7 +372,7 @@ def _values(column: pa.Array | pa.ChunkedArray, name: str) -> list[object]:
     try:
         return column.to_pylist()
     except (ValueError, OverflowError) as error:
-        problem = first_line(str(error)).split(". ")[0]  # pyarrow goes on with advice about pandas
+        problem = first_line(error).split(". ")[0]  # pyarrow goes on with advice about pandas
     import pyarrow.compute as pc
 
     try:
