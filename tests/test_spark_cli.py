@@ -234,6 +234,28 @@ def test_spark_without_java_fails_with_one_line_saying_how_to_get_it(tmp_path):
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("Error: Spark needs Java 17 or 21")
 
 
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("JAVA_HOME", "/nonexistent", "Error: Spark needs Java 17 or 21"),  # java on PATH passed the check
+        ("SPARK_HOME", "/nonexistent", "Error: SPARK_HOME=/nonexistent has no bin/spark-submit"),
+        ("SPARK_HOME", "", "Error: SPARK_HOME= has no bin/spark-submit"),
+        ("PYSPARK_PYTHON", "/nonexistent", "Error: PYSPARK_PYTHON=/nonexistent is no program"),
+    ],
+)
+def test_spark_variables_naming_nothing_fail_with_one_line(tmp_path, variable, value, message):
+    """Each was a traceback from the Java gateway (or, for PYSPARK_PYTHON, `Error: error=2, ...`)
+    once Spark started: they are checked before it starts."""
+    env = {**os.environ, variable: value}
+    done = subprocess.run(
+        [sys.executable, "-m", "dedup", "run", str(REPO / "data" / "clough"), "--engine", "spark",
+         "--work-dir", str(tmp_path / "w")],
+        capture_output=True, text=True, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(message), done.stderr
+
+
 def test_spark_options_are_checked(tmp_path):
     folder = str(REPO / "data" / "clough")
     done = runner.invoke(app, ["run", folder, "--engine", "spark", "--master", "spark://127.0.0.1:7077"])

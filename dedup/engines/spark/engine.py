@@ -88,10 +88,13 @@ def spark_sql(sql: str) -> str:
 
 
 def java_major(java: str = "java") -> int | None:
-    """The major version of the `java` on PATH (or JAVA_HOME's), None when there is none."""
+    """The major version of the `java` Spark starts: JAVA_HOME's where it is set (Spark takes
+    $JAVA_HOME/bin/java then, whatever PATH holds), else the one on PATH; None when there is none."""
     home = os.environ.get("JAVA_HOME")
-    if home and (Path(home) / "bin" / "java").exists():
+    if home:
         java = str(Path(home) / "bin" / "java")
+        if not Path(java).is_file():
+            return None
     elif shutil.which(java) is None:
         return None
     try:
@@ -106,10 +109,25 @@ def java_major(java: str = "java") -> int | None:
 
 
 def check_java() -> None:
+    """Java 17 or 21 where Spark will look for it, and the variables that tell Spark where its own
+    programs are naming real ones: each was a traceback from the Java gateway when it was wrong."""
     major = java_major()
     if major not in JAVA_VERSIONS:
+        home = os.environ.get("JAVA_HOME")
         found = "no java found" if major is None else f"found Java {major}"
+        if home and major is None:
+            found = f"JAVA_HOME={home} has no bin/java"
         raise DedupError(f"{JAVA_HELP} ({found})")
+    spark_home = os.environ.get("SPARK_HOME")
+    if spark_home is not None and not (Path(spark_home) / "bin" / "spark-submit").is_file():  # "" is the cwd
+        raise DedupError(
+            f"SPARK_HOME={spark_home} has no bin/spark-submit: unset it to use pyspark's own Spark, "
+            "or point it at a Spark 4 installation"
+        )
+    for name in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON"):
+        python = os.environ.get(name)
+        if python and shutil.which(python) is None:
+            raise DedupError(f"{name}={python} is no program: unset it, or name a Python that runs")
 
 
 @contextmanager
