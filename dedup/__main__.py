@@ -8,6 +8,7 @@ of the summary, `interrupted` below does. After the command, SIGINT is ignored: 
 the default action while it shuts down, and a Ctrl-C then would kill a finished run (exit -2).
 """
 
+import errno
 import os
 import signal
 
@@ -22,6 +23,13 @@ def main() -> None:
     except MemoryError:  # e.g. an endless stream given as input: one line, never a traceback
         os.write(2, b"Error: out of memory (an input larger than memory, or an endless stream such as a pipe?)\n")
         raise SystemExit(1) from None
+    except OSError as error:
+        if error.errno != errno.ENAMETOOLONG:
+            raise
+        # a path checked before any work (`Path.exists` raises on a name the file system cannot hold)
+        name = os.fsencode(str(error.filename))
+        os.write(2, b"Error: file name too long (a name holds at most 255 bytes): " + name + b"\n")
+        raise SystemExit(2) from None
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)

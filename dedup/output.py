@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -32,11 +33,25 @@ def format_for(path: Path, formats: Mapping[str, str] = FORMATS, kind: str = "ou
 def check_writable(path: Path, formats: Mapping[str, str] = FORMATS, kind: str = "output") -> str:
     """The file's format, once its extension is known, its folder exists and it is not a folder."""
     format_name = format_for(path, formats, kind)
+    check_name_length(path, f"the {kind} {path.name}")
     if path.is_dir():
         raise UsageError(f"the {kind} {path} is a folder: name a file")
     if not path.parent.exists():
         raise UsageError(f"folder of the output file does not exist: {path.parent}")
     return format_name
+
+
+# The longest file name most file systems hold, in bytes (ext4, XFS, APFS, NTFS in UTF-16 units).
+NAME_MAX = 255
+
+
+def check_name_length(path: Path, what: str, room: int = 0) -> None:
+    """Refuse a name longer than a file system holds (`room` bytes kept for what is added to it, as
+    DuckDB adds `.wal`): the run went to the end and then stopped in a traceback (ENAMETOOLONG)."""
+    size = len(os.fsencode(path.name))
+    if size + room > NAME_MAX:
+        most = NAME_MAX - room
+        raise UsageError(f"{what} is {size} bytes long; a file name holds at most {most}: give a shorter name")
 
 
 def same_place(a: Path, b: Path) -> bool:
@@ -95,6 +110,9 @@ def replacing(path: Path) -> Iterator[Path]:
             yield path
         return
     temporary = target.with_name(f".dedup-part-{os.getpid()}.{target.name}")
+    if len(os.fsencode(temporary.name)) > NAME_MAX:  # a long name: one that fits, still its own
+        digest = hashlib.sha256(os.fsencode(target.name)).hexdigest()[:16]
+        temporary = target.with_name(f".dedup-part-{os.getpid()}.{digest}")
     try:
         with written(path):
             yield temporary
@@ -134,7 +152,8 @@ def write_rows(rows: Rows, path: Path, kind: str | None = None) -> None:
     kind = kind or format_for(path)
     with written(path):
         if kind == "parquet":
-            _write_parquet(rows, path)
+            with pa.OSFile(os.fsencode(path), "wb") as sink:  # by its bytes: a name that is not UTF-8 too
+                _write_parquet(rows, sink)
         else:
             with path.open("w", encoding="utf-8", newline="" if kind == "csv" else "\n") as stream:
                 write_text_rows(rows, stream, kind)
@@ -190,7 +209,7 @@ def _by_values(batch: pa.RecordBatch, size: int) -> Iterator[pa.RecordBatch]:
     yield batch.slice(start)
 
 
-def _write_parquet(rows: Rows, path: Path) -> None:
+def _write_parquet(rows: Rows, path: pa.NativeFile) -> None:
     """Parquet in row groups of PARQUET_ROW_GROUP rows, as pq.write_table writes a table: the same
     bytes whether the rows came as one table or streamed in batches of any size."""
     import pyarrow.parquet as pq

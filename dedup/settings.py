@@ -63,6 +63,10 @@ class Limits:
             raise UsageError(f"--threads must be between 1 and {MAX_THREADS}, got {self.threads:,}")
         if self.memory_limit is not None and not MEMORY_LIMIT.match(self.memory_limit):
             raise UsageError(f"--memory-limit must be a size such as 500MB or 2GB, got {self.memory_limit!r}")
+        if self.temp_dir is not None:
+            from .output import check_name_length  # here: pyarrow, which output imports, only with --temp-dir
+
+            check_name_length(self.temp_dir, f"--temp-dir {self.temp_dir.name}")
         if self.temp_dir is not None and self.temp_dir.exists() and not self.temp_dir.is_dir():
             raise UsageError(f"--temp-dir is not a folder: {self.temp_dir}")
 

@@ -646,6 +646,19 @@ def test_files_whose_names_are_not_utf8_are_listed_as_skipped_by_spark(spark, tm
         assert shown in summary, summary
 
 
+def test_an_input_path_that_is_not_utf8_is_refused_in_one_line_by_spark(spark, tmp_path):
+    """Hadoop's Path stopped on an input named with bytes that are not UTF-8 (`Error: An error
+    occurred while calling None.org.apache.hadoop.fs.Path`); it is refused, naming the way out."""
+    path = tmp_path / os.fsdecode(b"t\xff.txt")
+    path.write_text("the quick brown fox jumps over the lazy dog\n")
+    result = runner.invoke(app, ["run", str(path), "--engine", "spark", "--work-dir", str(tmp_path / "w"), "-q"])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {tmp_path}/t\\xff.txt: Spark opens UTF-8 paths only, and this one is not: rename it, "
+        "or use --engine duckdb\n"
+    )
+
+
 @pytest.mark.slow
 def test_folder_links_special_files_and_underscore_folders_are_read_as_on_duckdb(spark, tmp_path):
     """Spark's own listing of a folder followed a symlink to a folder (a `loop -> .` link read

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -62,6 +62,33 @@ MemoryLimit = Annotated[
 
 Db = Annotated[Path, typer.Argument(metavar="DB", help="A database left by `dedup run --db`.")]
 OutputFormat = Annotated[TableFormat, typer.Option("--format", help="Output format.")]
+
+
+def document_id(value: Any) -> Any:
+    """An id argument as the index holds ids: the bytes of a file name that are not UTF-8 (which
+    reach Python as surrogate escapes, and stopped Arrow with UnicodeEncodeError) as \\xNN, as ids
+    made from such names are written; a list of ids alike."""
+    if isinstance(value, list):
+        return [document_id(item) for item in value]
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return value
+
+
+def utf8_text(value: Any) -> Any:
+    """Refuse an argument whose bytes are not UTF-8 (a usage error, where it was a traceback)."""
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, str) and not_utf8(item):
+            raise typer.BadParameter(f"not UTF-8 text: {document_id(item)}")
+    return value
+
+
+def not_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def fail(error: DedupError) -> NoReturn:

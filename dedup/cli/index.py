@@ -13,10 +13,12 @@ from .common import (
     MemoryLimit,
     OutputFormat,
     command_group,
+    document_id,
     fail,
     print_table,
     stderr,
     stoppable,
+    utf8_text,
     writing_stdout,
 )
 
@@ -82,8 +84,8 @@ def export(
 @app.command()
 def explain(
     db: Db,
-    id_a: Annotated[str, typer.Argument(help="Id of the first document.")],
-    id_b: Annotated[str, typer.Argument(help="Id of the second document.")],
+    id_a: Annotated[str, typer.Argument(help="Id of the first document.", callback=document_id)],
+    id_b: Annotated[str, typer.Argument(help="Id of the second document.", callback=document_id)],
     examples: Annotated[int, typer.Option(help="Example shingles of each kind.", min=0)] = 3,
     memory_limit: MemoryLimit = None,
 ) -> None:
@@ -135,9 +137,11 @@ def buckets(
 @app.command()
 def query(
     db: Db,
-    text: Annotated[Optional[str], typer.Option(help="The text of the query document.")] = None,
+    text: Annotated[Optional[str], typer.Option(help="The text of the query document.", callback=utf8_text)] = None,
     file: Annotated[Optional[Path], typer.Option(help="A file holding the query document.", exists=True)] = None,
-    doc_id: Annotated[Optional[str], typer.Option("--id", help="The id of a document of the index.")] = None,
+    doc_id: Annotated[
+        Optional[str], typer.Option("--id", help="The id of a document of the index.", callback=document_id)
+    ] = None,
     min_jaccard: Annotated[
         Optional[float], typer.Option(help="Smallest exact Jaccard to report [default: the index threshold].")
     ] = None,
@@ -217,7 +221,7 @@ def add(
 @app.command()
 def remove(
     db: Db,
-    ids: Annotated[list[str], typer.Argument(help="Ids of the documents to remove.")],
+    ids: Annotated[list[str], typer.Argument(help="Ids of the documents to remove.", callback=document_id)],
     keep: Annotated[
         Optional[Keep], typer.Option(help="Survivor rule of the clusters (default: the rule they were built by).")
     ] = None,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from ..choices import EngineName, Keep, Method, PairsListed, ShingleType, TableFormat
-from ..errors import DedupError, Interrupted
+from ..errors import DedupError, Interrupted, UsageError
 from ..hashing import DEFAULT_SEED
 from .common import (
     Bands,
@@ -30,8 +30,10 @@ from .common import (
     Threshold,
     command_group,
     fail,
+    not_utf8,
     print_table,
     stderr,
+    utf8_text,
     writing_stdout,
 )
 
@@ -131,10 +133,12 @@ def run(
         EngineName, typer.Option(help="duckdb (one machine) or spark (local or a cluster, see --master).")
     ] = EngineName.duckdb,
     master: Annotated[
-        Optional[str], typer.Option(help="Spark master: local[*], spark://HOST:7077, yarn, k8s://... [spark]")
+        Optional[str],
+        typer.Option(help="Spark master: local[*], spark://HOST:7077, yarn, k8s://... [spark]", callback=utf8_text),
     ] = None,
     spark_conf: Annotated[
-        Optional[list[str]], typer.Option("--spark-conf", help="A Spark setting KEY=VALUE (repeatable) [spark].")
+        Optional[list[str]],
+        typer.Option("--spark-conf", help="A Spark setting KEY=VALUE (repeatable) [spark].", callback=utf8_text),
     ] = None,
     work_dir: Annotated[
         Optional[str],
@@ -188,7 +192,10 @@ def sql(
     db: Db,
     query: Annotated[
         Optional[str],
-        typer.Argument(help="SQL to run, read-only; several statements separated by ; [default: read from stdin]."),
+        typer.Argument(
+            help="SQL to run, read-only; several statements separated by ; [default: read from stdin].",
+            callback=utf8_text,
+        ),
     ] = None,
     output_format: OutputFormat = TableFormat.table,
     memory_limit: MemoryLimit = None,
@@ -208,9 +215,18 @@ def sql(
             if query is None and sys.stdin.isatty():
                 interactive(engine, output_format, input)
             else:
-                print_results(engine, sys.stdin.read() if query is None else query, output_format)
+                print_results(engine, read_stdin() if query is None else query, output_format)
     except DedupError as error:
         fail(error)
+
+
+def read_stdin() -> str:
+    """Standard input as text (bytes that are not UTF-8 raise in a UTF-8 locale, reach the text as
+    surrogate escapes in the C one: print_results refuses those)."""
+    try:
+        return sys.stdin.read()
+    except UnicodeDecodeError:
+        raise UsageError("the SQL is not UTF-8 text") from None
 
 
 def print_results(engine: "Engine", query: str, output_format: TableFormat) -> None:
@@ -219,6 +235,8 @@ def print_results(engine: "Engine", query: str, output_format: TableFormat) -> N
 
     from ..index.explore import results, statements
 
+    if not_utf8(query):  # bytes of standard input or of a prompt line that are not UTF-8
+        raise UsageError("the SQL is not UTF-8 text")
     texts = statements(engine, query)
     if output_format != TableFormat.table and len(texts) > 1:
         stderr.print(
@@ -243,6 +261,10 @@ def interactive(engine: "Engine", output_format: TableFormat, read_line: Callabl
             line = read_line("dedup> " if not pending else "   ... ")
         except EOFError:
             return
+        except UnicodeDecodeError:
+            stderr.print("Error: the SQL is not UTF-8 text", markup=False)
+            pending = []
+            continue
         pending.append(line)
         if line.rstrip().endswith(";"):
             text, pending = "\n".join(pending), []

@@ -7,6 +7,8 @@ each with a reason, so that every input is accounted for: read = loaded + skippe
 from __future__ import annotations
 
 import math
+import os
+import re
 import stat
 import sys
 import time
@@ -488,10 +490,18 @@ def _relative(path: Path, root: Path) -> str:
     return path_id(path.relative_to(root))
 
 
+NOT_UTF8 = re.compile(r"\\x([89a-f][0-9a-f])")
+
+
 def path_id(path: Path) -> str:
     """A path as a document id: the bytes of a name that are not UTF-8 (held by Python as surrogate
     escapes, which Arrow cannot store) written as \\xNN, as Python's backslashreplace shows them."""
     return path.as_posix().encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def id_path(text: str) -> Path:
+    """The path that path_id wrote as `text` (its \\xNN of bytes 0x80-0xff back to those bytes)."""
+    return Path(NOT_UTF8.sub(lambda match: chr(0xDC00 + int(match.group(1), 16)), text))
 
 
 def _read_folder(
@@ -784,7 +794,7 @@ def _parquet_parts(path: Path) -> Iterator[pa.Table]:
 
     # pre_buffer (the default) caches the file's column chunks as it goes and frees them at the
     # end: reading 10M rows grew to 1.8 GB; without it, 0.5 GB and as fast
-    with pq.ParquetFile(path, pre_buffer=False) as parquet:
+    with arrow_file(path) as source, pq.ParquetFile(source, pre_buffer=False) as parquet:
         metadata = parquet.metadata
         if metadata.num_rows == 0:
             yield parquet.schema_arrow.empty_table()
@@ -854,6 +864,11 @@ def list_dataset(root: Path) -> DatasetListing:
                 left_out.append((path, "broken symlink"))
             elif not path.is_file():
                 left_out.append((path, "not a regular file"))
+            elif path_id(path) != path.as_posix():
+                raise InputError(
+                    f"{path_id(path)}: a part of the Parquet dataset {path_id(root)} whose path is not UTF-8, "
+                    "which Arrow cannot open in a dataset: rename it"
+                )
             else:
                 files.append(path.as_posix())
     return DatasetListing(sorted(files), sorted(left_out))
@@ -1067,7 +1082,7 @@ def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
             import pyarrow.parquet as pq
 
             if path.is_file():  # without pyarrow.dataset, which read_table imports (~0.1 s)
-                with pq.ParquetFile(path) as parquet:
+                with arrow_file(path) as source, pq.ParquetFile(source) as parquet:
                     return parquet.read()
             return _open_dataset(path, list_dataset(path).files).to_table()
         if kind in ("csv", "tsv"):  # its cells as bytes (csv_cells_as_text)
@@ -1077,6 +1092,14 @@ def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
         raise InputError(f"cannot read table {path}: {first_line(error)}") from None
 
 
+def arrow_file(path: Path) -> pa.NativeFile:
+    """A file opened for Arrow by its bytes, so that a name that is not UTF-8 opens too (Arrow takes
+    a path as UTF-8 text and stopped on it with UnicodeEncodeError); gzip-compressed by extension,
+    as Arrow's readers decompress a path."""
+    file = pa.OSFile(os.fsencode(path))
+    return pa.CompressedInputStream(file, "gzip") if path.suffix.lower() in COMPRESSED else file
+
+
 def _load_json(source: Path | bytes) -> pa.Table:
     """JSON lines (a file, or lines of one), where a string stays a string: pyarrow reads one that
     looks like a date or a time as a timestamp (the id "2024-01-01" became 2024-01-01
@@ -1084,7 +1107,10 @@ def _load_json(source: Path | bytes) -> pa.Table:
     import pyarrow.json as pjson
 
     def read(options: pjson.ParseOptions | None = None) -> pa.Table:
-        return pjson.read_json(pa.BufferReader(source) if isinstance(source, bytes) else source, parse_options=options)
+        if isinstance(source, bytes):
+            return pjson.read_json(pa.BufferReader(source), parse_options=options)
+        with arrow_file(source) as file:
+            return pjson.read_json(file, parse_options=options)
 
     table = read()
     schema = pa.schema([field.with_type(_timestamps_as_strings(field.type)) for field in table.schema])
@@ -1120,11 +1146,14 @@ def _csv_parts(path: Path, delimiter: str) -> Iterator[pa.Table]:
     with path.open("rb") as data:  # what both engines refuse alike, before a cell is read
         check_csv(str(path), data, delimiter, compressed=path.suffix.lower() in COMPRESSED)
     options = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)  # a bad row: ArrowInvalid
-    with pcsv.open_csv(path, parse_options=options) as reader:
+    with arrow_file(path) as source, pcsv.open_csv(source, parse_options=options) as reader:
         names = reader.schema.names
     convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.binary()))
     blocks = pcsv.ReadOptions(block_size=PART_BYTES)
-    with pcsv.open_csv(path, read_options=blocks, parse_options=options, convert_options=convert) as reader:
+    with (
+        arrow_file(path) as source,
+        pcsv.open_csv(source, read_options=blocks, parse_options=options, convert_options=convert) as reader,
+    ):
         schema, parts = reader.schema, 0
         for batch in reader:
             parts += 1

@@ -9,7 +9,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import InputError, UsageError
-from ..output import FORMATS, format_for, replacing, write_rows
+from ..output import FORMATS, check_name_length, format_for, replacing, write_rows
 from ..settings import Settings
 from .read import (
     OUTSIDE_LINK,
@@ -35,6 +35,7 @@ def check_target(settings: Settings, out: Path) -> None:
     source = settings.inputs[0]
     if source == STDIN:
         raise UsageError("--write-deduplicated writes a copy of a file or folder, not of standard input")
+    check_name_length(out, f"--write-deduplicated {out.name}")
     if out.is_symlink():
         raise UsageError(f"{out} is a symlink; --write-deduplicated writes a new file or folder, not through a link")
     if out.resolve() == source.resolve():

@@ -16,7 +16,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..errors import DedupError, EngineError, Interrupted, UsageError, first_line, stopping_signals_held
-from ..output import is_duckdb_database
+from ..output import check_name_length, is_duckdb_database
 from ..sqlfiles import quote_identifier
 from ..statement import Statement
 
@@ -99,6 +99,18 @@ def check_database_path(path: Path, read_only: bool = False) -> None:
         raise UsageError(f"{path} exists but is not a DuckDB database; give a new file or a database made by dedup")
 
 
+def check_utf8_path(path: Path, what: str) -> None:
+    """DuckDB takes a path as UTF-8 text: a name that is not (its bytes held by Python as surrogate
+    escapes) stopped it with `RuntimeError: std::bad_cast`."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise UsageError(
+            f"{what} is not UTF-8, and DuckDB opens UTF-8 paths only: {shown}; give another name"
+        ) from None
+
+
 class DuckDBEngine:
     """An Engine on one DuckDB connection."""
 
@@ -127,12 +139,16 @@ class DuckDBEngine:
         off, then the configuration locked so that no statement turns it back on): for the user's
         own SQL, which may then read the database and nothing else (no COPY, EXPORT, ATTACH,
         read_text, glob, INSTALL or LOAD)."""
+        if path is not None:
+            check_utf8_path(path, "the database path")
+            check_name_length(path, f"the database name {path.name}", room=len(".wal"))  # <db>.wal, <db>.tmp
         config: dict[str, Any] = {}
         if threads is not None:
             config["threads"] = threads
         if memory_limit is not None:
             config["memory_limit"] = memory_limit
         if temp_directory is not None:
+            check_utf8_path(temp_directory, "the folder DuckDB spills to (--temp-dir, or <db>.tmp)")
             config["temp_directory"] = str(temp_directory)
         # a run or an index update must be able to spill; a read-only command fails only if it does
         if not read_only and temp_directory is not None and temp_directory.exists() and not temp_directory.is_dir():

@@ -61,6 +61,11 @@ def read_corpus(engine: Any, settings: Settings) -> tuple[bool, list[str]]:
     kinds = []
     for rank, given in enumerate(settings.inputs):
         path = given.as_posix() if hasattr(given, "as_posix") else str(given)
+        if not _utf8(os.fsencode(path)):  # Hadoop's Path stopped on it with a Py4J error
+            raise InputError(
+                f"{path_id(Path(path))}: Spark opens UTF-8 paths only, and this one is not: rename it, "
+                "or use --engine duckdb"
+            )
         kind, frame = _read_input(engine, path, rank, settings, multiple, skipped, id_columns, notes)
         frames.append(frame)
         kinds.append(kind)
