@@ -13,6 +13,7 @@ from rich.console import Console
 
 from ..choices import ShingleType, TableFormat
 from ..errors import DedupError, Interrupted
+from ..names import escaped, is_utf8
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -70,25 +71,15 @@ def document_id(value: Any) -> Any:
     made from such names are written; a list of ids alike."""
     if isinstance(value, list):
         return [document_id(item) for item in value]
-    if isinstance(value, str):
-        return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return value
+    return escaped(value) if isinstance(value, str) else value
 
 
 def utf8_text(value: Any) -> Any:
     """Refuse an argument whose bytes are not UTF-8 (a usage error, where it was a traceback)."""
     for item in value if isinstance(value, list) else [value]:
-        if isinstance(item, str) and not_utf8(item):
-            raise typer.BadParameter(f"not UTF-8 text: {document_id(item)}")
+        if isinstance(item, str) and not is_utf8(item):
+            raise typer.BadParameter(f"not UTF-8 text: {escaped(item)}")
     return value
-
-
-def not_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def fail(error: DedupError) -> NoReturn:

@@ -11,6 +11,7 @@ import typer
 from ..choices import EngineName, Keep, Method, PairsListed, ShingleType, TableFormat
 from ..errors import DedupError, Interrupted, UsageError
 from ..hashing import DEFAULT_SEED
+from ..names import is_utf8
 from .common import (
     Bands,
     Db,
@@ -30,7 +31,6 @@ from .common import (
     Threshold,
     command_group,
     fail,
-    not_utf8,
     print_table,
     stderr,
     utf8_text,
@@ -235,7 +235,7 @@ def print_results(engine: "Engine", query: str, output_format: TableFormat) -> N
 
     from ..index.explore import results, statements
 
-    if not_utf8(query):  # bytes of standard input or of a prompt line that are not UTF-8
+    if not is_utf8(query):  # bytes of standard input or of a prompt line that are not UTF-8
         raise UsageError("the SQL is not UTF-8 text")
     texts = statements(engine, query)
     if output_format != TableFormat.table and len(texts) > 1:

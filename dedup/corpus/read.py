@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import stat
 import sys
 import time
@@ -20,6 +19,7 @@ from typing import BinaryIO, NamedTuple
 import pyarrow as pa
 
 from ..errors import InputError, Interrupted, UsageError, first_line
+from ..names import escaped, is_utf8, unescaped
 from ..settings import Settings
 from .spool import SPOOL_BYTES, Spool
 from .walk import files_below, walk
@@ -490,18 +490,15 @@ def _relative(path: Path, root: Path) -> str:
     return path_id(path.relative_to(root))
 
 
-NOT_UTF8 = re.compile(r"\\x([89a-f][0-9a-f])")
-
-
 def path_id(path: Path) -> str:
     """A path as a document id: the bytes of a name that are not UTF-8 (held by Python as surrogate
     escapes, which Arrow cannot store) written as \\xNN, as Python's backslashreplace shows them."""
-    return path.as_posix().encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return escaped(path.as_posix())
 
 
 def id_path(text: str) -> Path:
-    """The path that path_id wrote as `text` (its \\xNN of bytes 0x80-0xff back to those bytes)."""
-    return Path(NOT_UTF8.sub(lambda match: chr(0xDC00 + int(match.group(1), 16)), text))
+    """The path that path_id wrote as `text`."""
+    return Path(unescaped(text))
 
 
 def _read_folder(
@@ -841,6 +838,9 @@ def _open_dataset(root: Path, files: list[str]) -> pa.dataset.Dataset:
     return ds.dataset(files, format="parquet", partitioning=partitioning, partition_base_dir=str(root))
 
 
+NOT_UTF8_PART = "not read: a Parquet dataset part whose path is not UTF-8 (neither engine can open it)"
+
+
 def list_dataset(root: Path) -> DatasetListing:
     """A Parquet dataset folder's files as pyarrow's discovery lists them (names starting with . or _
     left out, at any depth) but for symlinked folders, which are not entered: pyarrow's and Spark's
@@ -864,11 +864,8 @@ def list_dataset(root: Path) -> DatasetListing:
                 left_out.append((path, "broken symlink"))
             elif not path.is_file():
                 left_out.append((path, "not a regular file"))
-            elif path_id(path) != path.as_posix():
-                raise InputError(
-                    f"{path_id(path)}: a part of the Parquet dataset {path_id(root)} whose path is not UTF-8, "
-                    "which Arrow cannot open in a dataset: rename it"
-                )
+            elif not is_utf8(path.as_posix()):  # Arrow's dataset (and Spark) open parts by UTF-8 name
+                left_out.append((path, NOT_UTF8_PART))
             else:
                 files.append(path.as_posix())
     return DatasetListing(sorted(files), sorted(left_out))

@@ -16,6 +16,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..errors import DedupError, EngineError, Interrupted, UsageError, first_line, stopping_signals_held
+from ..names import escaped, is_utf8
 from ..output import check_name_length, is_duckdb_database
 from ..sqlfiles import quote_identifier
 from ..statement import Statement
@@ -102,13 +103,10 @@ def check_database_path(path: Path, read_only: bool = False) -> None:
 def check_utf8_path(path: Path, what: str) -> None:
     """DuckDB takes a path as UTF-8 text: a name that is not (its bytes held by Python as surrogate
     escapes) stopped it with `RuntimeError: std::bad_cast`."""
-    try:
-        str(path).encode("utf-8")
-    except UnicodeEncodeError:
-        shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    if not is_utf8(str(path)):
         raise UsageError(
-            f"{what} is not UTF-8, and DuckDB opens UTF-8 paths only: {shown}; give another name"
-        ) from None
+            f"{what} is not UTF-8, and DuckDB opens UTF-8 paths only: {escaped(str(path))}; give another name"
+        )
 
 
 class DuckDBEngine:

@@ -35,6 +35,7 @@ from ...corpus.read import (
     walk_folder,
 )
 from ...errors import InputError, UsageError
+from ...names import is_utf8
 from ...settings import Settings
 from ...sqlfiles import statement
 
@@ -61,7 +62,7 @@ def read_corpus(engine: Any, settings: Settings) -> tuple[bool, list[str]]:
     kinds = []
     for rank, given in enumerate(settings.inputs):
         path = given.as_posix() if hasattr(given, "as_posix") else str(given)
-        if not _utf8(os.fsencode(path)):  # Hadoop's Path stopped on it with a Py4J error
+        if not is_utf8(path):  # Hadoop's Path stopped on it with a Py4J error
             raise InputError(
                 f"{path_id(Path(path))}: Spark opens UTF-8 paths only, and this one is not: rename it, "
                 "or use --engine duckdb"
@@ -512,13 +513,7 @@ def _local_dataset(engine: Any, path: str, settings: Settings) -> DatasetPlan | 
 
     listing = list_dataset(Path(local))
     check_dataset(Path(local), listing.files, settings.text_column, settings.id_column, shown)  # as on DuckDB
-    plan = DatasetPlan(local, [], [(left.source, left.reason) for left in listing.skipped(shown)])
-    for file in listing.files:
-        if _utf8(os.fsencode(file)):
-            plan.files.append(file)
-        else:
-            plan.skipped.append((shown(file), NOT_UTF8_NAME))
-    return plan
+    return DatasetPlan(local, listing.files, [(left.source, left.reason) for left in listing.skipped(shown)])
 
 
 def _local_folder(root: str, prefix: str, follow_links: bool) -> FolderPlan:
@@ -539,7 +534,7 @@ def _local_folder(root: str, prefix: str, follow_links: bool) -> FolderPlan:
     named: set[str] = set()
     for relative, path, reason in walk_folder(top, include_hidden=False, follow_links=follow_links):
         parts = path.relative_to(top).parts
-        bad = next((i for i, part in enumerate(parts) if not _utf8(os.fsencode(part))), None)
+        bad = next((i for i, part in enumerate(parts) if not is_utf8(part)), None)
         if bad is not None:
             unlike.add(parts[:bad])
         if reason is not None and reason.startswith("hidden"):
@@ -578,14 +573,6 @@ def _binary_files(session: Any, paths: list[str]) -> Any:
         return session.createDataFrame([], "path string, content binary")
     reader = session.read.format("binaryFile").option("recursiveFileLookup", "true")
     return reader.load(paths).select("path", "content")
-
-
-def _utf8(name: bytes) -> bool:
-    try:
-        name.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _qualified(engine: Any, path: str) -> str:
