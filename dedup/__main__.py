@@ -27,8 +27,10 @@ def main() -> None:
         if error.errno != errno.ENAMETOOLONG:
             raise
         # a path checked before any work (`Path.exists` raises on a name the file system cannot hold)
+        from dedup.names import NAME_MAX
+
         name = os.fsencode(str(error.filename))
-        os.write(2, b"Error: file name too long (a name holds at most 255 bytes): " + name + b"\n")
+        os.write(2, f"Error: file name too long (a name holds at most {NAME_MAX} bytes): ".encode() + name + b"\n")
         raise SystemExit(2) from None
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -1,10 +1,15 @@
-"""Names whose bytes are not UTF-8 (a Latin-1 file name, pasted into an argument): Python holds
-such bytes as surrogate escapes, which Arrow and DuckDB cannot take; dedup shows them as \\xNN, as
-Python's backslashreplace does, in document ids, recorded inputs and messages."""
+"""What a file name can hold. Bytes that are not UTF-8 (a Latin-1 file name, pasted into an
+argument): Python holds them as surrogate escapes, which Arrow and DuckDB cannot take; dedup shows
+them as \\xNN, as Python's backslashreplace does, in document ids, recorded inputs and messages.
+And a length: a name longer than a file system holds is refused before any work."""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
+
+from .errors import UsageError
 
 ESCAPED_BYTE = re.compile(r"\\x([89a-f][0-9a-f])")
 
@@ -26,3 +31,16 @@ def escaped(text: str) -> str:
 def unescaped(text: str) -> str:
     """What `escaped` wrote as `text`: its \\xNN of bytes 0x80-0xff back to those bytes."""
     return ESCAPED_BYTE.sub(lambda match: chr(0xDC00 + int(match.group(1), 16)), text)
+
+
+# The longest file name most file systems hold, in bytes (ext4, XFS, APFS, NTFS in UTF-16 units).
+NAME_MAX = 255
+
+
+def check_name_length(path: Path, what: str, room: int = 0) -> None:
+    """Refuse a name longer than a file system holds (`room` bytes kept for what is added to it, as
+    DuckDB adds `.wal`): the run went to the end and then stopped in a traceback (ENAMETOOLONG)."""
+    size = len(os.fsencode(path.name))
+    if size + room > NAME_MAX:
+        most = NAME_MAX - room
+        raise UsageError(f"{what} is {size} bytes long; a file name holds at most {most}: give a shorter name")

@@ -17,6 +17,7 @@ from typing import TextIO, TypeAlias
 import pyarrow as pa
 
 from .errors import DedupError, UsageError, first_line
+from .names import NAME_MAX, check_name_length
 
 FORMATS = {".csv": "csv", ".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
@@ -39,19 +40,6 @@ def check_writable(path: Path, formats: Mapping[str, str] = FORMATS, kind: str =
     if not path.parent.exists():
         raise UsageError(f"folder of the output file does not exist: {path.parent}")
     return format_name
-
-
-# The longest file name most file systems hold, in bytes (ext4, XFS, APFS, NTFS in UTF-16 units).
-NAME_MAX = 255
-
-
-def check_name_length(path: Path, what: str, room: int = 0) -> None:
-    """Refuse a name longer than a file system holds (`room` bytes kept for what is added to it, as
-    DuckDB adds `.wal`): the run went to the end and then stopped in a traceback (ENAMETOOLONG)."""
-    size = len(os.fsencode(path.name))
-    if size + room > NAME_MAX:
-        most = NAME_MAX - room
-        raise UsageError(f"{what} is {size} bytes long; a file name holds at most {most}: give a shorter name")
 
 
 def same_place(a: Path, b: Path) -> bool:
@@ -209,15 +197,15 @@ def _by_values(batch: pa.RecordBatch, size: int) -> Iterator[pa.RecordBatch]:
     yield batch.slice(start)
 
 
-def _write_parquet(rows: Rows, path: pa.NativeFile) -> None:
+def _write_parquet(rows: Rows, sink: pa.NativeFile) -> None:
     """Parquet in row groups of PARQUET_ROW_GROUP rows, as pq.write_table writes a table: the same
     bytes whether the rows came as one table or streamed in batches of any size."""
     import pyarrow.parquet as pq
 
     if isinstance(rows, pa.Table):
-        pq.write_table(rows, path, row_group_size=PARQUET_ROW_GROUP)
+        pq.write_table(rows, sink, row_group_size=PARQUET_ROW_GROUP)
         return
-    with pq.ParquetWriter(path, rows.schema) as writer:
+    with pq.ParquetWriter(sink, rows.schema) as writer:
         pending: list[pa.RecordBatch] = []
         count = 0
         wrote = False

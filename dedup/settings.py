@@ -17,6 +17,7 @@ from .banding import Banding, candidate_probability, choose_banding
 from .choices import EngineName, ExportKind, Keep, Method, PairsListed, ShingleType, choose, values
 from .errors import UsageError
 from .hashing import DEFAULT_SEED
+from .names import check_name_length
 
 # DuckDB's memory_limit syntax: a number and a unit (500MB, 2GiB, 1.5 GB).
 MEMORY_LIMIT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(b|bytes|kb|mb|gb|tb|kib|mib|gib|tib)\s*$", re.IGNORECASE)
@@ -64,8 +65,6 @@ class Limits:
         if self.memory_limit is not None and not MEMORY_LIMIT.match(self.memory_limit):
             raise UsageError(f"--memory-limit must be a size such as 500MB or 2GB, got {self.memory_limit!r}")
         if self.temp_dir is not None:
-            from .output import check_name_length  # here: pyarrow, which output imports, only with --temp-dir
-
             check_name_length(self.temp_dir, f"--temp-dir {self.temp_dir.name}")
         if self.temp_dir is not None and self.temp_dir.exists() and not self.temp_dir.is_dir():
             raise UsageError(f"--temp-dir is not a folder: {self.temp_dir}")

@@ -9,7 +9,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import InputError, UsageError
-from ..output import FORMATS, check_name_length, format_for, replacing, write_rows
+from ..names import check_name_length
+from ..output import FORMATS, format_for, replacing, write_rows
 from ..settings import Settings
 from .read import (
     OUTSIDE_LINK,

@@ -16,8 +16,8 @@ from typing import Any
 import pyarrow as pa
 
 from ..errors import DedupError, EngineError, Interrupted, UsageError, first_line, stopping_signals_held
-from ..names import escaped, is_utf8
-from ..output import check_name_length, is_duckdb_database
+from ..names import check_name_length, escaped, is_utf8
+from ..output import is_duckdb_database
 from ..sqlfiles import quote_identifier
 from ..statement import Statement
 
