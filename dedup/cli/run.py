@@ -192,10 +192,7 @@ def sql(
     db: Db,
     query: Annotated[
         Optional[str],
-        typer.Argument(
-            help="SQL to run, read-only; several statements separated by ; [default: read from stdin].",
-            callback=utf8_text,
-        ),
+        typer.Argument(help="SQL to run, read-only; several statements separated by ; [default: read from stdin]."),
     ] = None,
     output_format: OutputFormat = TableFormat.table,
     memory_limit: MemoryLimit = None,
@@ -220,13 +217,16 @@ def sql(
         fail(error)
 
 
+NOT_UTF8_SQL = "the SQL is not UTF-8 text"
+
+
 def read_stdin() -> str:
     """Standard input as text (bytes that are not UTF-8 raise in a UTF-8 locale, reach the text as
     surrogate escapes in the C one: print_results refuses those)."""
     try:
         return sys.stdin.read()
     except UnicodeDecodeError:
-        raise UsageError("the SQL is not UTF-8 text") from None
+        raise UsageError(NOT_UTF8_SQL) from None
 
 
 def print_results(engine: "Engine", query: str, output_format: TableFormat) -> None:
@@ -235,8 +235,8 @@ def print_results(engine: "Engine", query: str, output_format: TableFormat) -> N
 
     from ..index.explore import results, statements
 
-    if not is_utf8(query):  # bytes of standard input or of a prompt line that are not UTF-8
-        raise UsageError("the SQL is not UTF-8 text")
+    if not is_utf8(query):  # bytes of the argument, standard input or a prompt line that are not UTF-8
+        raise UsageError(NOT_UTF8_SQL)
     texts = statements(engine, query)
     if output_format != TableFormat.table and len(texts) > 1:
         stderr.print(
@@ -262,7 +262,7 @@ def interactive(engine: "Engine", output_format: TableFormat, read_line: Callabl
         except EOFError:
             return
         except UnicodeDecodeError:
-            stderr.print("Error: the SQL is not UTF-8 text", markup=False)
+            stderr.print(f"Error: {NOT_UTF8_SQL}", markup=False)
             pending = []
             continue
         pending.append(line)
