@@ -173,26 +173,34 @@ def test_write_deduplicated_table_keeps_all_columns(tmp_path, suffix):
     assert rows(db, "select count(*) from clusters where not is_survivor") == [(3,)]
 
 
+def parquet_input(tmp_path, columns):
+    """A Parquet input of these columns, for the tests of what --write-deduplicated writes of it."""
+    source = tmp_path / "docs.parquet"
+    pq.write_table(pa.table(columns), source)
+    return source
+
+
+def deduplicated_copy(source, out):
+    """The text --write-deduplicated writes of `source` to `out` (its format by extension)."""
+    invoke("run", source, "-q", "--write-deduplicated", out)
+    return out.read_text(encoding="utf-8")
+
+
 def test_write_deduplicated_csv_writes_nested_cells_as_json_and_bytes_as_hex(tmp_path):
     """A Parquet table with list, struct, map and binary columns copied as CSV: the cells were
     Python's repr (`{'a': 1}`, `b'\\x00'`), which nothing reads back; now as JSON lines writes them."""
-    source = tmp_path / "docs.parquet"
-    pq.write_table(
-        pa.table(
-            {
-                "id": ["a", "b", "c"],
-                "text": ["the quick brown fox jumps over", "the quick brown fox jumps over", "other words, not alike"],
-                "tags": [[1, 2], [3], []],
-                "meta": [{"a": "é"}, {"a": "x"}, None],
-                "blob": [b"\x00\xff", b"", None],
-                "pairs": pa.array([[("k", 1)], [], None], pa.map_(pa.string(), pa.int64())),
-            }
-        ),
-        source,
+    source = parquet_input(
+        tmp_path,
+        {
+            "id": ["a", "b", "c"],
+            "text": ["the quick brown fox jumps over", "the quick brown fox jumps over", "other words, not alike"],
+            "tags": [[1, 2], [3], []],
+            "meta": [{"a": "é"}, {"a": "x"}, None],
+            "blob": [b"\x00\xff", b"", None],
+            "pairs": pa.array([[("k", 1)], [], None], pa.map_(pa.string(), pa.int64())),
+        },
     )
-    out = tmp_path / "clean.csv"
-    invoke("run", source, "-q", "--write-deduplicated", out)
-    assert out.read_text(encoding="utf-8") == (
+    assert deduplicated_copy(source, tmp_path / "clean.csv") == (
         'id,text,tags,meta,blob,pairs\na,the quick brown fox jumps over,"[1, 2]","{""a"": ""é""}",00ff,"[[""k"", 1]]"\n'
         'c,"other words, not alike",[],,,\n'
     )
@@ -205,32 +213,26 @@ def test_write_deduplicated_jsonl_keeps_every_digit_of_decimals(tmp_path):
     from decimal import Decimal
 
     big = [Decimal("12345678901234567891"), Decimal("12345678901234567892"), Decimal("7")]
-    source = tmp_path / "docs.parquet"
-    pq.write_table(
-        pa.table(
-            {
-                "id": pa.array(big, pa.decimal128(38, 0)),
-                "text": ["the quick brown fox jumps over", "the quick brown fox jumps over", "other words"],
-                "amount": pa.array([Decimal("1234567890123456789.12"), None, Decimal("0.10")], pa.decimal128(38, 2)),
-                "parts": pa.array([[Decimal("99999999999999999.9")], [], None], pa.list_(pa.decimal128(18, 1))),
-            }
-        ),
-        source,
+    source = parquet_input(
+        tmp_path,
+        {
+            "id": pa.array(big, pa.decimal128(38, 0)),
+            "text": ["the quick brown fox jumps over", "the quick brown fox jumps over", "other words"],
+            "amount": pa.array([Decimal("1234567890123456789.12"), None, Decimal("0.10")], pa.decimal128(38, 2)),
+            "parts": pa.array([[Decimal("99999999999999999.9")], [], None], pa.list_(pa.decimal128(18, 1))),
+        },
     )
-    out = tmp_path / "clean.jsonl"
-    invoke("run", source, "-q", "--write-deduplicated", out)
-    assert out.read_text(encoding="utf-8") == (
+    as_jsonl = deduplicated_copy(source, tmp_path / "clean.jsonl")
+    assert as_jsonl == (
         '{"id": 12345678901234567891, "text": "the quick brown fox jumps over", '
         '"amount": 1234567890123456789.12, "parts": [99999999999999999.9]}\n'
         '{"id": 7, "text": "other words", "amount": 0.10, "parts": null}\n'
     )
-    assert [json.loads(line, parse_float=Decimal)["amount"] for line in out.read_text().splitlines()] == [
+    assert [json.loads(line, parse_float=Decimal)["amount"] for line in as_jsonl.splitlines()] == [
         Decimal("1234567890123456789.12"),
         Decimal("0.10"),
     ]
-    as_csv = tmp_path / "clean.csv"
-    invoke("run", source, "-q", "--write-deduplicated", as_csv)
-    assert as_csv.read_text().splitlines()[1] == (
+    assert deduplicated_copy(source, tmp_path / "clean.csv").splitlines()[1] == (
         "12345678901234567891,the quick brown fox jumps over,1234567890123456789.12,[99999999999999999.9]"
     )
 
@@ -238,26 +240,22 @@ def test_write_deduplicated_jsonl_keeps_every_digit_of_decimals(tmp_path):
 def test_write_deduplicated_as_text_writes_nanoseconds_and_fixed_size_bytes(tmp_path):
     """A Parquet table with a timestamp[ns] column copied as CSV or JSON lines stopped in a traceback
     (Python's datetime has microseconds); a fixed-size binary column was written as b'ab' in CSV."""
-    source = tmp_path / "docs.parquet"
-    pq.write_table(
-        pa.table(
-            {
-                "id": ["a", "b"],
-                "text": ["the quick brown fox jumps over", "other words, not alike"],
-                "at": pa.array([1, 1577836800123456789], pa.timestamp("ns")),
-                "key": pa.array([b"ab", None], pa.binary(2)),
-            }
-        ),
-        source,
+    source = parquet_input(
+        tmp_path,
+        {
+            "id": ["a", "b"],
+            "text": ["the quick brown fox jumps over", "other words, not alike"],
+            "at": pa.array([1, 1577836800123456789], pa.timestamp("ns")),
+            "key": pa.array([b"ab", None], pa.binary(2)),
+        },
     )
-    as_csv, as_jsonl = tmp_path / "clean.csv", tmp_path / "clean.jsonl"
-    invoke("run", source, "-q", "--write-deduplicated", as_csv)
-    invoke("run", source, "-q", "--write-deduplicated", as_jsonl)
-    assert as_csv.read_text().splitlines()[1:] == [
+    as_csv = deduplicated_copy(source, tmp_path / "clean.csv")
+    as_jsonl = deduplicated_copy(source, tmp_path / "clean.jsonl")
+    assert as_csv.splitlines()[1:] == [
         "a,the quick brown fox jumps over,1970-01-01 00:00:00.000000001,6162",
         'b,"other words, not alike",2020-01-01 00:00:00.123456789,',
     ]
-    assert [json.loads(line)["at"] for line in as_jsonl.read_text().splitlines()] == [
+    assert [json.loads(line)["at"] for line in as_jsonl.splitlines()] == [
         "1970-01-01 00:00:00.000000001",
         "2020-01-01 00:00:00.123456789",
     ]
