@@ -41,11 +41,23 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
     for option, kept in (("--db", settings.db), ("--temp-dir", settings.temp_dir)):
         if kept is not None:
             check_kept_outside(settings.inputs, kept, option)
-    if settings.work_dir is not None and ":" not in settings.work_dir:  # a local folder, not hdfs:// or s3a://
-        check_not_an_input(settings.files_read, Path(settings.work_dir), "--work-dir")
     if settings.write_deduplicated is not None:
         targets.append(("--write-deduplicated", settings.write_deduplicated))
+    if settings.work_dir is not None and ":" not in settings.work_dir:  # a local folder, not hdfs:// or s3a://
+        check_not_an_input(settings.files_read, Path(settings.work_dir), "--work-dir")
+        for option, path in targets:
+            _check_outside_work_dir(Path(settings.work_dir), path, option)
     check_targets(targets, settings.db)
     if settings.write_deduplicated is not None:
         check_target(settings, settings.write_deduplicated)
     return settings
+
+
+def _check_outside_work_dir(work_dir: Path, path: Path, option: str) -> None:
+    """Refuse an output in Spark's work folder: it holds the stage tables (Spark's database), and a
+    file written among them is read by the next run as a part of a table, which it cannot read."""
+    resolved, work = path.resolve(), work_dir.resolve()
+    if resolved == work or work in resolved.parents:
+        raise UsageError(
+            f"{option} {path} is inside --work-dir {work_dir}, which holds the run's stage tables: write it elsewhere"
+        )

@@ -746,3 +746,17 @@ def test_a_parquet_name_on_a_file_that_is_not_parquet_is_one_line_on_both(spark,
     for error in (duck, spark_error):
         assert error.startswith("Error: ") and error.count("\n") == 1 and "fake.parquet" in error, error
     assert "Parquet file" in spark_error
+
+
+@pytest.mark.parametrize("inside", ["pairs/x.csv", "x.parquet"])
+def test_an_output_inside_the_work_folder_is_refused_before_any_write(tmp_path, inside):
+    """Pairs written into Spark's work folder among the stage tables (`-o work/pairs/x.csv`) made
+    every later run there fail: Spark read the CSV as a part of the pairs table."""
+    work = tmp_path / "w"
+    (work / "pairs").mkdir(parents=True)
+    folder = str(REPO / "data" / "clough")
+    for option in (["--output", str(work / inside)], ["--export", f"survivors={work / inside}"]):
+        done = runner.invoke(app, ["run", folder, "--engine", "spark", "--work-dir", str(work), *option])
+        assert done.exit_code == 2, done.output
+        assert f"is inside --work-dir {work}, which holds the run's stage tables" in done.output
+    assert sorted(p.name for p in work.rglob("*")) == ["pairs"]
