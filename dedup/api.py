@@ -5,7 +5,7 @@ Every function here is what a CLI command does, with Arrow tables instead of pri
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -190,12 +190,14 @@ class Index:
         with open_index(self.path, read_only=True) as con:
             return explain_pair(con, str(id_a), str(id_b), examples)
 
-    def remove(self, ids: list[str]) -> int:
-        """Remove documents and their pairs; returns how many were removed."""
+    def remove(self, ids: str | int | Iterable[str | int]) -> int:
+        """Remove documents (one id, or a list of ids) and their pairs; returns how many were removed.
+        One string is one id, never its characters (`remove("12")` is not `remove(["1", "2"])`)."""
         from .index.documents import open_index, remove_documents
 
+        given = [ids] if isinstance(ids, (str, int)) else list(ids)
         with open_index(self.path) as con:
-            return remove_documents(con, [str(i) for i in ids])
+            return remove_documents(con, [str(i) for i in given])
 
     def clusters(self, keep: str = "first") -> pa.Table:
         """(Re)build the clusters with this survivor rule and return the clusters of two or more."""

@@ -7,6 +7,8 @@ look at files come in `dedup.options.run_options`, which every command and `dedu
 from __future__ import annotations
 
 import dataclasses
+import numbers
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -84,6 +86,20 @@ RECORDED = (
 )  # fmt: skip
 
 
+# The type of each option that is not a path or a choice; a bool is not taken for a number.
+TYPES: dict[str, type] = {
+    "threshold": numbers.Real, "shingle_size": numbers.Integral, "num_perm": numbers.Integral,
+    "seed": numbers.Integral, "bands": numbers.Integral, "rows": numbers.Integral, "threads": numbers.Integral,
+    "lines": bool, "include_hidden": bool, "strip_html": bool, "follow_links": bool, "replace_documents": bool,
+    "id_column": str, "text_column": str, "delimiter": str, "memory_limit": str, "master": str,
+}  # fmt: skip
+
+
+def option_name(field_name: str) -> str:
+    """The command-line option of a Settings field: replace_documents is --replace, the rest alike."""
+    return "--replace" if field_name == "replace_documents" else "--" + field_name.replace("_", "-")
+
+
 @dataclass(frozen=True)
 class Settings:
     """Every option of a run (`dedup run`, `dedup.run`, `dedup eval`, an index's recorded run)."""
@@ -150,6 +166,7 @@ class Settings:
     def _coerce(self) -> None:
         """Each value in its one form: paths as Path, choices as members, defaults for None."""
         set_ = object.__setattr__
+        self._check_types()
         inputs = self.inputs
         set_(self, "inputs", (Path(inputs),) if isinstance(inputs, (str, Path)) else tuple(Path(p) for p in inputs))
         for name in ("ids_file", "db", "temp_dir", "output", "write_deduplicated"):
@@ -179,6 +196,25 @@ class Settings:
             set_(self, "keep", choose(Keep, self.keep, "--keep"))
         if self.output is not None and self.pairs is PairsListed.none:
             raise UsageError("--pairs none lists no pairs: drop --output, or list all or between-groups")
+
+    def _check_types(self) -> None:
+        """Values of the wrong type, which `dedup.run` can be given, refused in one line (a string
+        threshold stopped in a TypeError, a bool shingle size in a DuckDB binder error)."""
+        inputs = self.inputs
+        paths = [inputs] if isinstance(inputs, (str, os.PathLike)) else inputs
+        if not isinstance(paths, Iterable) or not all(isinstance(p, (str, os.PathLike)) for p in paths):
+            raise UsageError(f"inputs must be a path or a list of paths, got {inputs!r}")
+        for name, kind in TYPES.items():
+            value = getattr(self, name)
+            if value is None or isinstance(value, kind) and not (kind is not bool and isinstance(value, bool)):
+                continue
+            what = {bool: "True or False", str: "a string", numbers.Integral: "an integer"}.get(kind, "a number")
+            raise UsageError(f"{option_name(name)} must be {what}, got {value!r}")
+        if self.threshold is not None:
+            object.__setattr__(self, "threshold", float(self.threshold))
+        for name in (name for name, kind in TYPES.items() if kind is numbers.Integral):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, int(getattr(self, name)))
 
     def _banding(self) -> Banding:
         bands, rows, num_perm = self.bands, self.rows, self.num_perm

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import re
 
 import pyarrow as pa
 import pytest
@@ -107,3 +108,34 @@ def test_index_methods_refuse_an_unknown_choice_with_the_choices(tmp_path):
         ):
             call()
     assert sorted(index.documents().column("id").to_pylist()) == ["a", "c"]
+
+
+def test_remove_of_one_string_removes_that_id_not_its_characters(tmp_path):
+    """Index.remove("12") iterated the string: it removed the documents 1 and 2 (the ids of an
+    index of lines), and "a" would go for an index with ids "a" and "b"... Now it is the one id."""
+    db = tmp_path / "index.duckdb"
+    dedup.run(documents=[*TEXTS, "a twelfth document of its own words"] + [f"filler text {i}" for i in range(8)], db=db)
+    index = dedup.Index(db)
+    assert index.remove("12") == 1
+    assert index.remove(3) == 1
+    ids = index.documents().column("id").to_pylist()
+    assert sorted(ids) == [1, 2, 4, 5, 6, 7, 8, 9, 10, 11]
+
+
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"threshold": "0.5"}, "--threshold must be a number, got '0.5'"),
+        ({"shingle_size": True}, "--shingle-size must be an integer, got True"),
+        ({"num_perm": 128.0}, "--num-perm must be an integer, got 128.0"),
+        ({"lines": "no"}, "--lines must be True or False, got 'no'"),
+        ({"text_column": 3}, "--text-column must be a string, got 3"),
+    ],
+)
+def test_options_of_the_wrong_type_are_one_usage_error(options, message):
+    """A string threshold stopped in TypeError, a bool shingle size in DuckDB's binder error, and
+    lines="no" read every input as lines; each is now a UsageError naming the option."""
+    with pytest.raises(dedup.api.UsageError, match=f"^{re.escape(message)}$"):
+        dedup.run(str(REPO / "data" / "clough"), **options)
+    with pytest.raises(dedup.api.UsageError, match=r"^inputs must be a path or a list of paths, got 5$"):
+        dedup.run(5)
