@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 from .corpus.read import check_column_options
 from .corpus.write import check_kept_outside, check_not_an_input, check_target
@@ -43,14 +44,24 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
             check_kept_outside(settings.inputs, kept, option)
     if settings.write_deduplicated is not None:
         targets.append(("--write-deduplicated", settings.write_deduplicated))
-    if settings.work_dir is not None and ":" not in settings.work_dir:  # a local folder, not hdfs:// or s3a://
-        check_not_an_input(settings.files_read, Path(settings.work_dir), "--work-dir")
+    work_dir = _local_folder(settings.work_dir)
+    if work_dir is not None:
+        check_not_an_input(settings.files_read, work_dir, "--work-dir")
         for option, path in targets:
-            _check_outside_work_dir(Path(settings.work_dir), path, option)
+            _check_outside_work_dir(work_dir, path, option)
     check_targets(targets, settings.db)
     if settings.write_deduplicated is not None:
         check_target(settings, settings.write_deduplicated)
     return settings
+
+
+def _local_folder(work_dir: str | None) -> Path | None:
+    """Spark's work folder when it is on this machine (a path, or a file: URL), else None (hdfs://, s3a://)."""
+    if work_dir is None:
+        return None
+    if work_dir.startswith("file:"):
+        return Path(urlparse(work_dir).path)
+    return Path(work_dir) if ":" not in work_dir else None
 
 
 def _check_outside_work_dir(work_dir: Path, path: Path, option: str) -> None:

@@ -755,8 +755,9 @@ def test_an_output_inside_the_work_folder_is_refused_before_any_write(tmp_path, 
     work = tmp_path / "w"
     (work / "pairs").mkdir(parents=True)
     folder = str(REPO / "data" / "clough")
-    for option in (["--output", str(work / inside)], ["--export", f"survivors={work / inside}"]):
-        done = runner.invoke(app, ["run", folder, "--engine", "spark", "--work-dir", str(work), *option])
-        assert done.exit_code == 2, done.output
-        assert f"is inside --work-dir {work}, which holds the run's stage tables" in done.output
+    for work_dir in (str(work), f"file://{work}"):
+        for option in (["--output", str(work / inside)], ["--export", f"survivors={work / inside}"]):
+            done = runner.invoke(app, ["run", folder, "--engine", "spark", "--work-dir", work_dir, *option])
+            assert done.exit_code == 2, done.output
+            assert f"is inside --work-dir {work}, which holds the run's stage tables" in done.output
     assert sorted(p.name for p in work.rglob("*")) == ["pairs"]
