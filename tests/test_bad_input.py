@@ -47,6 +47,11 @@ FILES: dict[str, tuple[bytes, str]] = {
     "nul.txt": (b"text\x00with a nul byte", "binary file (NUL byte in the first 8000 bytes)"),
     "image.png": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary file (NUL byte in the first 8000 bytes)"),
     "archive.zip": (b"PK\x03\x04\x14\x00\x00\x00\x08\x00", "binary file (NUL byte in the first 8000 bytes)"),
+    "notepad.txt": (
+        "saved as Unicode".encode("utf-16"),
+        "UTF-16 text (byte order mark): dedup reads UTF-8; convert it, e.g. iconv -f UTF-16 -t UTF-8",
+    ),
+    "ff-fe.txt": ("\xff\xfe in Latin-1".encode("latin-1"), "processed"),
     ".hidden.txt": (TEXT.encode(), "hidden file"),
     "sub/.git/config": (b"[core]", "hidden folder"),  # reported as the folder
     "sub/nested.txt": (b"nested document text", "processed"),
@@ -121,7 +126,7 @@ def test_seeded_folder_every_input_is_accounted_for(world_readable_dir):
     assert read == processed + empty + len(expected_skipped)
     assert (
         f"documents: {read} read = {processed} processed + {empty} empty + {len(expected_skipped)} skipped "
-        f"(1 decoded as Latin-1)" in done.stderr
+        f"(2 decoded as Latin-1)" in done.stderr
     )
     con = duckdb.connect(str(db), read_only=True)
     skipped = dict(con.execute("select source, reason from skipped").fetchall())

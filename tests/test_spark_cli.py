@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import os
 import subprocess
@@ -761,3 +762,41 @@ def test_an_output_inside_the_work_folder_is_refused_before_any_write(tmp_path, 
             assert done.exit_code == 2, done.output
             assert f"is inside --work-dir {work}, which holds the run's stage tables" in done.output
     assert sorted(p.name for p in work.rglob("*")) == ["pairs"]
+
+
+@pytest.mark.slow
+def test_utf16_files_are_named_so_alike_on_both_engines(spark, tmp_path):
+    """A UTF-16 text file (Notepad's "Unicode", PowerShell's `>`) was skipped as a "binary file",
+    and a UTF-16 CSV refused at "line 4: expected 2 fields ..., got 1: '\\x00'", a JSON lines file
+    with "Invalid value": each is now named UTF-16, with the way to convert it, on both engines. A
+    Latin-1 text that starts with the bytes of `ÿþ` (no NUL byte) is still a document."""
+    fox = "the quick brown fox jumps over the lazy dog"
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "notepad.txt").write_bytes(f"{fox}\r\n".encode("utf-16"))
+    (folder / "big-endian.txt").write_bytes(b"\xfe\xff" + f"{fox}\n".encode("utf-16-be"))
+    (folder / "latin1.txt").write_bytes(f"\xff\xfe {fox}".encode("latin-1"))
+    (folder / "plain.txt").write_bytes(f"{fox}!".encode())
+    duck, spark_pairs, summary = run_both(tmp_path, [str(folder)], "--threshold", "0.5", "--show-skipped")
+    assert duck == spark_pairs and len(duck.splitlines()) == 2, (duck, spark_pairs)
+    assert "4 read = 2 processed + 0 empty + 2 skipped" in summary, summary
+    reason = "UTF-16 text (byte order mark): dedup reads UTF-8; convert it, e.g. iconv -f UTF-16 -t UTF-8"
+    assert f"notepad.txt: {reason}" in summary and f"big-endian.txt: {reason}" in summary, summary
+    duck_run = runner.invoke(app, ["run", str(folder), "--threshold", "0.5", "--show-skipped", "-q"])
+    assert f"notepad.txt: {reason}" in duck_run.stderr
+    tables = {
+        "t.csv": ("id,text\n1,{fox}\n2,{fox}!\n", []),
+        "t.csv.gz": ("id,text\n1,{fox}\n", []),
+        "t.jsonl": ('{{"id": 1, "text": "{fox}"}}\n', []),
+        "t.txt": ("{fox}\n{fox}!\n", ["--lines"]),
+    }
+    for name, (text, options) in tables.items():
+        path = tmp_path / name
+        data = text.format(fox=fox).encode("utf-16")
+        path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+        duck_error, spark_error = errors_of_both(tmp_path, [str(path)], *options)
+        expected = (
+            f"Error: {path} is UTF-16 text (it starts with a byte order mark); dedup reads UTF-8: convert it first, "
+            "e.g. with iconv -f UTF-16 -t UTF-8\n"
+        )
+        assert duck_error == spark_error == expected, (name, duck_error, spark_error)

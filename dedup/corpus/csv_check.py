@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from ..errors import InputError
+from .boms import BINARY_SNIFF_BYTES, refuse_utf16
 
 
 @dataclass(frozen=True)
@@ -43,10 +44,12 @@ def check_csv(name: str, data: BinaryIO, delimiter: str, compressed: bool) -> Cs
     line break than the header line. Blank lines are skipped, as both readers skip them; lines
     are counted at \\n, \\r\\n and \\r."""
     stream = gzip.GzipFile(fileobj=data, mode="rb") if compressed else data
-    text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="surrogateescape", newline="")  # type: ignore[arg-type]
+    head = io.BufferedReader(stream, BINARY_SNIFF_BYTES)  # type: ignore[arg-type,type-var]
+    text = io.TextIOWrapper(head, encoding="utf-8-sig", errors="surrogateescape", newline="")
     lines = _Lines(text)
     limit = csv.field_size_limit(sys.maxsize)  # a document may be longer than csv's 128 KiB
     try:
+        refuse_utf16(name, head.peek(BINARY_SNIFF_BYTES)[:BINARY_SNIFF_BYTES])
         return _check_rows(name, csv.reader(lines, delimiter=delimiter, strict=True), lines, delimiter)
     except csv.Error as error:
         raise InputError(

@@ -21,6 +21,7 @@ import pyarrow as pa
 from ..errors import InputError, Interrupted, UsageError, first_line
 from ..names import escaped, is_utf8, unescaped
 from ..settings import Settings
+from .boms import BINARY_SNIFF_BYTES, UTF16_SKIPPED, is_utf16, refuse_utf16
 from .spool import SPOOL_BYTES, Spool
 from .walk import files_below, walk
 
@@ -28,7 +29,6 @@ from .walk import files_below, walk
 TABLE_FORMATS = {".parquet": "parquet", ".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 COMPRESSED = (".gz",)
 STDIN = Path("-")
-BINARY_SNIFF_BYTES = 8000  # like git: a NUL byte in the first 8000 bytes means binary
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
@@ -519,7 +519,8 @@ def _read_file(corpus: Corpus, path: Path, doc_id: str) -> None:
         corpus.skipped.append(Skipped(doc_id, f"unreadable: {error.strerror}"))
         return
     if b"\x00" in data[:BINARY_SNIFF_BYTES]:
-        corpus.skipped.append(Skipped(doc_id, "binary file (NUL byte in the first 8000 bytes)"))
+        reason = UTF16_SKIPPED if is_utf16(data) else "binary file (NUL byte in the first 8000 bytes)"
+        corpus.skipped.append(Skipped(doc_id, reason))
         return
     text, encoding = decode(data)
     corpus.add(doc_id, text, encoding)
@@ -624,6 +625,7 @@ def _add_line(corpus: Corpus, prefix: str | None, number: int, raw: bytes) -> No
 
 def refuse_binary_lines(path: Path | str, head: bytes) -> None:
     """A --lines file whose first BINARY_SNIFF_BYTES look binary is refused (both engines)."""
+    refuse_utf16(path, head)
     if _looks_binary(head):
         raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
 
@@ -781,6 +783,8 @@ def _json_parts(path: Path) -> Iterator[pa.Table]:
     import gzip
 
     with (gzip.open if path.suffix.lower() in COMPRESSED else open)(path, "rb") as file:
+        refuse_utf16(path, file.read(BINARY_SNIFF_BYTES))
+        file.seek(0)
         while lines := file.readlines(PART_BYTES):
             yield _load_json(b"".join(lines))
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...corpus.boms import BINARY_SNIFF_BYTES, UTF16_BOMS, UTF16_SKIPPED
 from ...corpus.csv_check import check_csv
 from ...corpus.read import (
     COMPRESSED,
@@ -39,7 +40,6 @@ from ...names import is_utf8
 from ...settings import Settings
 from ...sqlfiles import statement
 
-BINARY_SNIFF_BYTES = 8000
 BOM = bytearray(b"\xef\xbb\xbf")
 LONG = 2**31 - 1  # substring length meaning "to the end"
 # Spark's file listing leaves out names starting with '.' or '_' (Hadoop's hidden files)
@@ -208,6 +208,7 @@ def _read_input(
                 listed.select("path", F.lit(bytearray()).alias("content"))
             )
         binary = F.contains(F.substring(F.col("content"), 1, BINARY_SNIFF_BYTES), F.lit(bytearray(b"\x00")))
+        utf16 = F.substring(F.col("content"), 1, 2).isin(*(F.lit(bytearray(bom)) for bom in UTF16_BOMS))
         return kind, frame.select(
             F.concat(F.lit(f"{rank:06d}:"), F.col("path")).alias("source"),
             F.lit(0).cast("bigint").alias("source_row"),
@@ -217,7 +218,9 @@ def _read_input(
             F.col("content"),
             F.lit(True).alias("whole_file"),
             F.lit(False).alias("from_table"),
-            F.when(binary, F.lit("binary file (NUL byte in the first 8000 bytes)")).alias("reason"),
+            F.when(binary & utf16, F.lit(UTF16_SKIPPED))
+            .when(binary, F.lit("binary file (NUL byte in the first 8000 bytes)"))
+            .alias("reason"),
         )
     if kind == "lines":
         with engine.open_bytes(path) as data:  # as dedup.corpus.read reads it: a binary file is refused
