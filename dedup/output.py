@@ -34,12 +34,17 @@ def format_for(path: Path, formats: Mapping[str, str] = FORMATS, kind: str = "ou
 def check_writable(path: Path, formats: Mapping[str, str] = FORMATS, kind: str = "output") -> str:
     """The file's format, once its extension is known, its folder exists and it is not a folder."""
     format_name = format_for(path, formats, kind)
+    check_file_target(path, kind)
+    return format_name
+
+
+def check_file_target(path: Path, kind: str = "output") -> None:
+    """A file can be written at `path`: its name fits, it is not a folder, and its folder exists."""
     check_name_length(path, f"the {kind} {path.name}")
     if path.is_dir():
         raise UsageError(f"the {kind} {path} is a folder: name a file")
     if not path.parent.exists():
         raise UsageError(f"folder of the output file does not exist: {path.parent}")
-    return format_name
 
 
 def same_place(a: Path, b: Path) -> bool:

@@ -177,8 +177,9 @@ def test_a_run_without_pairs_still_reports(tmp_path):
     ("args", "message"),
     [
         (["missing.duckdb"], "no database at"),
-        (["{db}", "--output", "{tmp}/no/such/folder/r.html"], "folder of --output does not exist"),
-        (["{db}", "--output", "{tmp}"], "--output is a folder"),
+        (["{db}", "--output", "{tmp}/no/such/folder/r.html"], "folder of the output file does not exist"),
+        (["{db}", "--output", "{tmp}"], "is a folder: name a file"),
+        (["{db}", "--output", "{tmp}/" + "r" * 252 + ".html"], "a file name holds at most 255"),
         (["{db}", "--top", "-1"], "Invalid value"),
         (["{db}", "--output", "{db}"], "is the database"),
     ],

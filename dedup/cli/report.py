@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import DedupError, UsageError
+from ..errors import DedupError
 from .common import Db, command_group, fail, stderr
 
 app = command_group()
@@ -32,14 +32,11 @@ def report(
     Example: dedup report run.duckdb --output report.html
     """
     from ..html_report import build_report
-    from ..output import check_targets
+    from ..output import check_file_target, check_targets
     from ..settings import Limits
 
     try:
-        if output.is_dir():
-            raise UsageError(f"--output is a folder: {output}")
-        if not output.parent.exists():
-            raise UsageError(f"folder of --output does not exist: {output.parent}")
+        check_file_target(output, "report")
         check_targets([("--output", output)], db)
         built = build_report(db, output, top=top, sample_pairs=sample_pairs, limits=Limits(memory_limit=memory_limit))
     except DedupError as error:
