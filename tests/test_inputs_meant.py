@@ -137,3 +137,19 @@ def test_an_input_given_twice_or_inside_another_is_refused(tmp_path, monkeypatch
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "a.txt").write_text(FOX)
     assert run_cli("c", "d", "--threshold", "0.5").exit_code == 0
+
+
+def test_a_json_file_given_alone_is_read_as_text_with_a_note_saying_how_to_read_it_as_a_table(tmp_path):
+    """JSON lines are often named .json (Hugging Face datasets): `dedup run train.json` read the
+    whole file as one document, found no pairs and said nothing but `1 read = 1 processed`."""
+    path = tmp_path / "train.json"
+    path.write_text("".join(f'{{"id": {i}, "text": "{FOX}"}}\n' for i in range(3)), encoding="utf-8")
+    result = run_cli(path)
+    assert result.exit_code == 0 and "1 read = 1 processed" in result.stderr
+    assert (
+        f"note: 1 document from {path}, read as text: name a JSON lines file .jsonl to read it as a table "
+        "(a JSON array first through jq -c '.[]')" in result.stderr
+    )
+    renamed = path.rename(tmp_path / "train.jsonl")
+    result = run_cli(renamed, "--threshold", "0.5")
+    assert "3 read = 3 processed" in result.stderr and "note:" not in result.stderr

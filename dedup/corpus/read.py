@@ -375,6 +375,12 @@ MANY_LINES = 10  # a file given alone with this many lines was probably meant as
 def _note_many_lines(corpus: Corpus, path: Path) -> None:
     if not corpus.ids or corpus.ids[-1] != path_id(path):
         return  # skipped (binary, unreadable): the summary lists it already
+    if path.suffix.lower() == ".json":  # JSON lines are often named .json (Hugging Face datasets)
+        corpus.notes.append(
+            f"1 document from {path}, read as text: name a JSON lines file .jsonl to read it as a table "
+            "(a JSON array first through jq -c '.[]')"
+        )
+        return
     text = corpus.last_text()
     end = "\n" if "\n" in text or "\r" not in text else "\r"
     lines = text.count(end) + (not text.endswith(end))
