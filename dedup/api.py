@@ -6,6 +6,7 @@ Every function here is what a CLI command does, with Arrow tables instead of pri
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from numbers import Integral, Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -151,8 +152,10 @@ class Index:
         from .choices import Keep, choose
         from .documents import as_table, is_in_memory
         from .index.documents import add_documents, open_index
+        from .settings import check_type
 
         rule = choose(Keep, keep, "keep") if keep is not None else None
+        check_type("replace", replace, bool)
         if documents is None and is_in_memory(inputs):
             inputs, documents = None, inputs
         if (inputs is None) == (documents is None):
@@ -174,9 +177,16 @@ class Index:
         """The indexed documents similar to `text` (or to the indexed document `id`): id, jaccard, shared_bands."""
         from .index.documents import open_index
         from .index.similar import query_index
+        from .settings import check_type
 
         if (text is None) == (id is None):
             raise UsageError("give exactly one of text or id")
+        for name, value, kind in (
+            ("text", text, str),
+            ("min_jaccard", min_jaccard, Real),
+            ("min_bands", min_bands, Integral),
+        ):
+            check_type(name, value, kind)
         with open_index(self.path, read_only=True) as con:
             # an id as dedup.run returned it (a line number is an int) or as typed: compared as text
             doc_id = None if id is None else str(id)
@@ -186,7 +196,9 @@ class Index:
         """Why two documents were (or were not) paired; str() of the result is what `dedup explain` prints."""
         from .index.documents import open_index
         from .index.explain import explain_pair
+        from .settings import check_type
 
+        check_type("examples", examples, Integral)
         with open_index(self.path, read_only=True) as con:
             return explain_pair(con, str(id_a), str(id_b), examples)
 

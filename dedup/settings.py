@@ -95,6 +95,15 @@ TYPES: dict[str, type] = {
 }  # fmt: skip
 
 
+def check_type(name: str, value: object, kind: type) -> None:
+    """Refuse a value (None aside) that is not of `kind` in one line: numbers.Real, numbers.Integral
+    (neither takes a bool), bool or str."""
+    if value is None or isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):
+        return
+    what = {bool: "True or False", str: "a string", numbers.Integral: "an integer"}.get(kind, "a number")
+    raise UsageError(f"{name} must be {what}, got {value!r}")
+
+
 def option_name(field_name: str) -> str:
     """The command-line option of a Settings field: replace_documents is --replace, the rest alike."""
     return "--replace" if field_name == "replace_documents" else "--" + field_name.replace("_", "-")
@@ -205,11 +214,7 @@ class Settings:
         if not isinstance(paths, Iterable) or not all(isinstance(p, (str, os.PathLike)) for p in paths):
             raise UsageError(f"inputs must be a path or a list of paths, got {inputs!r}")
         for name, kind in TYPES.items():
-            value = getattr(self, name)
-            if value is None or isinstance(value, kind) and not (kind is not bool and isinstance(value, bool)):
-                continue
-            what = {bool: "True or False", str: "a string", numbers.Integral: "an integer"}.get(kind, "a number")
-            raise UsageError(f"{option_name(name)} must be {what}, got {value!r}")
+            check_type(option_name(name), getattr(self, name), kind)
         if self.threshold is not None:
             object.__setattr__(self, "threshold", float(self.threshold))
         for name in (name for name, kind in TYPES.items() if kind is numbers.Integral):

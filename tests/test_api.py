@@ -139,3 +139,22 @@ def test_options_of_the_wrong_type_are_one_usage_error(options, message):
         dedup.run(str(REPO / "data" / "clough"), **options)
     with pytest.raises(dedup.api.UsageError, match=r"^inputs must be a path or a list of paths, got 5$"):
         dedup.run(5)
+
+
+def test_index_arguments_of_the_wrong_type_are_one_usage_error(tmp_path):
+    """Index.query(min_jaccard="0.5") and explain(examples="3") stopped in TypeError, query(text=5)
+    in pyarrow's ArrowTypeError, and add(replace="no") replaced documents."""
+    db = tmp_path / "index.duckdb"
+    dedup.run(documents=[("a", TEXTS[0]), ("c", TEXTS[2])], threshold=0.5, db=db)
+    index = dedup.Index(db)
+    calls = [
+        (lambda: index.query(text=TEXTS[0], min_jaccard="0.5"), "min_jaccard must be a number, got '0.5'"),
+        (lambda: index.query(text=TEXTS[0], min_bands="2"), "min_bands must be an integer, got '2'"),
+        (lambda: index.query(text=5), "text must be a string, got 5"),
+        (lambda: index.explain("a", "c", examples="3"), "examples must be an integer, got '3'"),
+        (lambda: index.add(documents=[("a", TEXTS[1])], replace="no"), "replace must be True or False, got 'no'"),
+    ]
+    for call, message in calls:
+        with pytest.raises(dedup.api.UsageError, match=f"^{re.escape(message)}$"):
+            call()
+    assert index.export("pairs").num_rows == 0 and index.query(id="a").num_rows == 0
