@@ -44,7 +44,8 @@ def check_csv(name: str, data: BinaryIO, delimiter: str, compressed: bool) -> Cs
     line break than the header line. Blank lines are skipped, as both readers skip them; lines
     are counted at \\n, \\r\\n and \\r."""
     stream = gzip.GzipFile(fileobj=data, mode="rb") if compressed else data
-    head = io.BufferedReader(stream, BINARY_SNIFF_BYTES)  # type: ignore[arg-type,type-var]
+    # peek at the head for a UTF-16 byte order mark (open() and gzip streams can; a raw one is wrapped)
+    head = stream if hasattr(stream, "peek") else io.BufferedReader(stream, BINARY_SNIFF_BYTES)  # type: ignore[arg-type,type-var]
     text = io.TextIOWrapper(head, encoding="utf-8-sig", errors="surrogateescape", newline="")
     lines = _Lines(text)
     limit = csv.field_size_limit(sys.maxsize)  # a document may be longer than csv's 128 KiB
