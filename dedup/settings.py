@@ -93,6 +93,7 @@ TYPES: dict[str, type] = {
     "lines": bool, "include_hidden": bool, "strip_html": bool, "follow_links": bool, "replace_documents": bool,
     "id_column": str, "text_column": str, "delimiter": str, "memory_limit": str, "master": str,
 }  # fmt: skip
+NUMBERS: dict[type, type] = {numbers.Real: float, numbers.Integral: int}  # each number option's Python type
 
 
 def check_type(name: str, value: object, kind: type) -> None:
@@ -214,12 +215,10 @@ class Settings:
         if not isinstance(paths, Iterable) or not all(isinstance(p, (str, os.PathLike)) for p in paths):
             raise UsageError(f"inputs must be a path or a list of paths, got {inputs!r}")
         for name, kind in TYPES.items():
-            check_type(option_name(name), getattr(self, name), kind)
-        if self.threshold is not None:
-            object.__setattr__(self, "threshold", float(self.threshold))
-        for name in (name for name, kind in TYPES.items() if kind is numbers.Integral):
-            if getattr(self, name) is not None:
-                object.__setattr__(self, name, int(getattr(self, name)))
+            value = getattr(self, name)
+            check_type(option_name(name), value, kind)
+            if value is not None and kind in NUMBERS:  # a numpy integer or float as Python's own
+                object.__setattr__(self, name, NUMBERS[kind](value))
 
     def _banding(self) -> Banding:
         bands, rows, num_perm = self.bands, self.rows, self.num_perm
