@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from .corpus.read import check_column_options
-from .corpus.write import check_kept_outside, check_not_an_input, check_target
+from .corpus.write import check_kept_outside, check_not_an_input, check_target, place_in
 from .engines import engine_kind
 from .errors import UsageError
 from .index.export import EXPORT_FORMATS
@@ -67,8 +67,7 @@ def _local_folder(work_dir: str | None) -> Path | None:
 def _check_outside_work_dir(work_dir: Path, path: Path, option: str) -> None:
     """Refuse an output in Spark's work folder: it holds the stage tables (Spark's database), and a
     file written among them is read by the next run as a part of a table, which it cannot read."""
-    resolved, work = path.resolve(), work_dir.resolve()
-    if resolved == work or work in resolved.parents:
+    if place_in(path, work_dir) is not None:
         raise UsageError(
             f"{option} {path} is inside --work-dir {work_dir}, which holds the run's stage tables: write it elsewhere"
         )

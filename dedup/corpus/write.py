@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Literal
 
 import pyarrow as pa
 
@@ -52,14 +53,21 @@ def check_target(settings: Settings, out: Path) -> None:
 
 def _input_at(inputs: Iterable[Path], path: Path) -> tuple[Path, bool] | None:
     """The input that `path` is, or lies below (a folder), and whether it lies below; None if neither."""
-    resolved = path.resolve()
     for source in inputs:
         if source == STDIN or not source.exists():
             continue
-        root = source.resolve()
-        if resolved == root or (root.is_dir() and root in resolved.parents):
-            return source, resolved != root
+        at = place_in(path, source)
+        if at == "is" or (at == "below" and source.is_dir()):
+            return source, at == "below"
     return None
+
+
+def place_in(path: Path, folder: Path) -> Literal["is", "below"] | None:
+    """Whether `path` "is" `folder` or lies "below" it, both resolved (links followed); None if neither."""
+    resolved, root = path.resolve(), folder.resolve()
+    if resolved == root:
+        return "is"
+    return "below" if root in resolved.parents else None
 
 
 def check_not_an_input(inputs: Iterable[Path], target: Path, option: str) -> None:
