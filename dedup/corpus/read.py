@@ -21,7 +21,7 @@ import pyarrow as pa
 from ..errors import InputError, Interrupted, UsageError, first_line
 from ..names import escaped, is_utf8, unescaped
 from ..settings import Settings
-from .boms import BINARY_SNIFF_BYTES, UTF16_SKIPPED, is_utf16, refuse_utf16
+from .boms import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF16_SKIPPED, is_utf16, refuse_utf16
 from .spool import SPOOL_BYTES, Spool
 from .walk import files_below, walk
 
@@ -525,7 +525,7 @@ def _read_file(corpus: Corpus, path: Path, doc_id: str) -> None:
         corpus.skipped.append(Skipped(doc_id, f"unreadable: {error.strerror}"))
         return
     if b"\x00" in data[:BINARY_SNIFF_BYTES]:
-        reason = UTF16_SKIPPED if is_utf16(data) else "binary file (NUL byte in the first 8000 bytes)"
+        reason = UTF16_SKIPPED if is_utf16(data) else BINARY_SKIPPED
         corpus.skipped.append(Skipped(doc_id, reason))
         return
     text, encoding = decode(data)

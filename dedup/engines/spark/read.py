@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...corpus.boms import BINARY_SNIFF_BYTES, UTF16_BOMS, UTF16_SKIPPED
+from ...corpus.boms import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF16_BOMS, UTF16_SKIPPED
 from ...corpus.csv_check import check_csv
 from ...corpus.read import (
     COMPRESSED,
@@ -218,9 +218,7 @@ def _read_input(
             F.col("content"),
             F.lit(True).alias("whole_file"),
             F.lit(False).alias("from_table"),
-            F.when(binary & utf16, F.lit(UTF16_SKIPPED))
-            .when(binary, F.lit("binary file (NUL byte in the first 8000 bytes)"))
-            .alias("reason"),
+            F.when(binary & utf16, F.lit(UTF16_SKIPPED)).when(binary, F.lit(BINARY_SKIPPED)).alias("reason"),
         )
     if kind == "lines":
         with engine.open_bytes(path) as data:  # as dedup.corpus.read reads it: a binary file is refused
