@@ -123,7 +123,7 @@ class Index:
     >>> _ = dedup.run(documents=[("a", "the cat sat on the mat"), ("b", "the cat sat on a mat")], db=db, threshold=0.5)
     >>> index = dedup.Index(db)
     >>> index.add(documents=[("c", "the cat sat on the mat!")])
-    'added 1 documents (0 replaced, 0 skipped); 1 pairs involve them'
+    'added 1 document (0 replaced, 0 skipped); 1 pair involves it'
     >>> index.query(text="the cat sat on the mat").to_pylist()[0]["id"]
     'a'
     >>> index.explain("a", "c").jaccard > 0.5

@@ -21,6 +21,7 @@ from .errors import UsageError
 from .settings import Settings
 from .sqlfiles import query, tables_needed
 from .stages import Plan
+from .wording import counted
 
 
 @dataclass
@@ -58,9 +59,9 @@ def load_inputs(engine: Engine, settings: Settings, plan: Plan, read: Read | Non
         if dropped:
             shown = ", ".join(repr(e) for e in examples) + (", ..." if dropped > len(examples) else "")
             raise UsageError(
-                f"{settings.db} holds {dropped} documents that these inputs do not ({shown}); a run would drop "
-                "them: give --replace to rebuild it from these inputs alone, use `dedup add` to add documents "
-                "to it, or give another --db"
+                f"{settings.db} holds {counted(dropped, 'document')} that these inputs do not ({shown}); a run "
+                "would drop them: give --replace to rebuild it from these inputs alone, use `dedup add` to add "
+                "documents to it, or give another --db"
             )
     return loaded
 

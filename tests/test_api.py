@@ -70,7 +70,7 @@ def test_a_dict_of_documents_is_ids_to_texts_and_a_set_is_refused(tmp_path):
     assert dedup.run(dict(zip(ids, TEXTS, strict=True)), threshold=0.5).to_pylist() == expected
     db = tmp_path / "index.duckdb"
     dedup.run(documents={"a": TEXTS[0]}, db=db, threshold=0.5)
-    assert dedup.Index(db).add(documents={"b": TEXTS[1]}).endswith("1 pairs involve them")
+    assert dedup.Index(db).add(documents={"b": TEXTS[1]}).endswith("1 pair involves it")
     with pytest.raises(dedup.api.UsageError, match="a set has no order"):
         dedup.run(documents=set(TEXTS))
     with pytest.raises(dedup.api.UsageError, match="ids must be all integers or all strings"):
@@ -81,7 +81,7 @@ def test_index_class_adds_queries_and_removes_in_memory(tmp_path):
     db = tmp_path / "index.duckdb"
     dedup.run(documents=[("a", TEXTS[0]), ("c", TEXTS[2])], threshold=0.5, db=db)
     index = dedup.Index(db)
-    assert index.add(documents=[("b", TEXTS[1])]).startswith("added 1 documents")
+    assert index.add(documents=[("b", TEXTS[1])]).startswith("added 1 document (")
     assert index.query(id="a").column("id").to_pylist() == ["b"]
     assert index.export("pairs").num_rows == 1
     assert "kept" in str(index.explain("a", "b"))

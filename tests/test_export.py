@@ -122,7 +122,7 @@ def test_write_deduplicated_without_db_says_what_it_dropped(tmp_path):
     lines.write_text("same line\nsame line\nother line\n")
     out = tmp_path / "out.txt"
     result = invoke("run", lines, "--lines", "--write-deduplicated", out)
-    assert "clusters: 1 documents to drop (--keep first)" in result.stderr
+    assert "clusters: 1 document to drop (--keep first)" in result.stderr
     assert f"wrote the deduplicated input to {out}" in result.stderr
     assert out.read_text() == "same line\nother line\n"
 

@@ -191,7 +191,7 @@ def test_arguments_that_are_not_utf8_name_documents_or_are_refused(tmp_path: Pat
     from_stdin = runner.invoke(app, ["sql", str(db)], input=b"select '\xff';")
     assert from_stdin.exit_code == 2 and from_stdin.stderr == "Error: the SQL is not UTF-8 text\n"
     removed = invoke("remove", db, not_utf8(b"a\xff.txt"))
-    assert removed.exit_code == 0 and "removed 1 documents" in removed.output
+    assert removed.exit_code == 0 and "removed 1 document\n" in removed.output
 
 
 def test_long_file_names_are_written_or_refused_before_the_run(tmp_path: Path) -> None:

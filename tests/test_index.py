@@ -66,7 +66,7 @@ def test_add_to_an_index_of_lines_says_that_the_ids_are_line_numbers(tmp_path):
     result = CliRunner().invoke(app, ["add", str(db), str(second)])
     assert result.exit_code == 1
     assert result.stderr == (
-        "Error: 1 ids are in the index already ('1'...): they are line numbers, as the index's own lines are, so "
+        "Error: 1 id is in the index already ('1'...): they are line numbers, as the index's own lines are, so "
         "--replace would replace those documents; to index both files, run again on both (their ids become "
         "FILE:LINE)\n"
     )

@@ -8,6 +8,7 @@ import typer
 from ..choices import ExportKind, Keep, ShingleType, TableFormat
 from ..errors import DedupError, UsageError
 from ..settings import Limits
+from ..wording import counted
 from .common import (
     Db,
     MemoryLimit,
@@ -78,7 +79,7 @@ def export(
             written = write_export(export_rows(con, what, keep), output, what)
     except DedupError as error:
         fail(error)
-    stderr.print(f"wrote {written:,} rows ({what.value}) to {output}", markup=False)
+    stderr.print(f"wrote {counted(written, 'row')} ({what.value}) to {output}", markup=False)
 
 
 @app.command()
@@ -239,7 +240,7 @@ def remove(
             removed = remove_documents(con, ids, keep=keep)
     except DedupError as error:
         fail(error)
-    stderr.print(f"removed {removed} documents", markup=False)
+    stderr.print(f"removed {counted(removed, 'document')}", markup=False)
 
 
 @app.command("list")

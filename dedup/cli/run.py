@@ -12,6 +12,7 @@ from ..choices import EngineName, Keep, Method, PairsListed, ShingleType, TableF
 from ..errors import DedupError, Interrupted, UsageError
 from ..hashing import DEFAULT_SEED
 from ..names import is_utf8
+from ..wording import counted
 from .common import (
     Bands,
     Db,
@@ -178,7 +179,7 @@ def run(
         if result.dropped is not None:
             rule = clusters_rule(settings)  # the rule the clusters were built by
             assert rule is not None, "a run reports dropped documents only when it built clusters"
-            stderr.print(f"clusters: {result.dropped} documents to drop (--keep {rule.value})", markup=False)
+            stderr.print(f"clusters: {counted(result.dropped, 'document')} to drop (--keep {rule.value})", markup=False)
         if settings.write_deduplicated is not None:
             stderr.print(f"wrote the deduplicated input to {settings.write_deduplicated}", markup=False)
         for what, path in settings.exports:

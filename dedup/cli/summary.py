@@ -15,6 +15,7 @@ from rich.table import Table
 from ..engines import Engine
 from ..reports import Progress, RunResult, StageReport
 from ..settings import Settings
+from ..wording import counted
 
 if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
@@ -178,9 +179,8 @@ def print_summary(
     else:
         console.print(f"exact: prefix filtering finds every pair with Jaccard >= {settings.threshold}")
     if s.copy_groups:
-        groups = f"{s.copy_groups:,} group{'s' if s.copy_groups > 1 else ''}"
         console.print(
-            f"exact copies: {s.copies:,} documents in {groups} of the same normalized text; "
+            f"exact copies: {s.copies:,} documents in {counted(s.copy_groups, 'group')} of the same normalized text; "
             f"{s.distinct_texts:,} distinct texts compared"
         )
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
@@ -207,7 +207,9 @@ def print_summary(
         where = [] if show_skipped or s.skipped <= SHOWN_SKIPPED else ["--show-skipped lists them all"]
         if settings.db is not None:
             where.append("so does the skipped table of --db")
-        console.print(f"skipped {s.skipped} inputs" + (f" ({'; '.join(where)})" if where else "") + ":", markup=False)
+        console.print(
+            f"skipped {counted(s.skipped, 'input')}" + (f" ({'; '.join(where)})" if where else "") + ":", markup=False
+        )
         print_skipped(console, result.skipped, limit=limit)
     if output is not None:
-        console.print(f"wrote {s.pairs} pairs to {output}", markup=False)
+        console.print(f"wrote {counted(s.pairs, 'pair')} to {output}", markup=False)

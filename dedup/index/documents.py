@@ -20,6 +20,7 @@ from ..runner import run_staged, staging
 from ..settings import Limits, Settings
 from ..sqlfiles import query, quote_identifier
 from ..stages import Stage, compile_stages, stage_names
+from ..wording import counted
 from .clusters import update_clusters
 
 INDEX_TABLES = (*stage_names(), "runs")
@@ -102,13 +103,14 @@ def add_documents(
     existing = doc_ids_of(engine, [str(i) for i in raw.column("id").to_pylist()])
     if existing and not replace:
         shown = ", ".join(repr(i) for i in sorted(existing)[:5])
+        indexed = f"{counted(len(existing), 'id is', 'ids are')} in the index already ({shown}...)"
         if settings.lines and len(inputs) == 1 and documents is None:  # the advice below would replace other lines
             raise DedupError(
-                f"{len(existing)} ids are in the index already ({shown}...): they are line numbers, as the index's "
+                f"{indexed}: they are line numbers, as the index's "
                 "own lines are, so --replace would replace those documents; to index both files, run again on "
                 "both (their ids become FILE:LINE)"
             )
-        raise DedupError(f"{len(existing)} ids are in the index already ({shown}...): use --replace to replace them")
+        raise DedupError(f"{indexed}: use --replace to replace them")
     dialect = engine.dialect
     with engine.atomic(UNCHANGED):
         forget_stages(engine)  # the tables no longer match any run's inputs: a later run recomputes
@@ -127,10 +129,10 @@ def add_documents(
         committing()  # from here the change is saved: a Ctrl-C now must not say it was not
     new_pairs = engine.fetch_rows(query("index_new_pairs", {"first_new": first_new}, dialect))[0][0]
     latin1 = f", {corpus.latin1} decoded as Latin-1" if corpus.latin1 else ""  # counted, as a run's summary does
+    involved = f"{counted(new_pairs, 'pair involves', 'pairs involve')} {'it' if raw.num_rows == 1 else 'them'}"
     return (
-        f"added {raw.num_rows} documents ({len(existing)} replaced, {len(corpus.skipped)} skipped{latin1}); "
-        f"{new_pairs} pairs involve them; {time.perf_counter() - clock:.3f} s"
-        + "".join(f"\nnote: {note}" for note in corpus.notes)
+        f"added {counted(raw.num_rows, 'document')} ({len(existing)} replaced, {len(corpus.skipped)} skipped{latin1}); "
+        f"{involved}; {time.perf_counter() - clock:.3f} s" + "".join(f"\nnote: {note}" for note in corpus.notes)
     )
 
 
