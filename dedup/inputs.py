@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
-from .corpus.read import Read, duplicate_id
+from .corpus.collected import duplicate_id
+from .corpus.read import Read
 from .corpus.spool import digest_tables
 from .engines import Engine
 from .errors import UsageError

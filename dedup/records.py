@@ -162,7 +162,8 @@ def record_change(engine: Engine, counts: str, seconds: dict[str, float]) -> Non
 def record_inputs(engine: Engine, read: Sequence[Path]) -> None:
     """Keep the files and folders a run or `dedup add` read (`run_inputs`), for the commands that
     later write files beside the database: an export must not replace an input (check_not_run_input)."""
-    from .corpus.read import STDIN, path_id
+    from .corpus.folders import path_id
+    from .corpus.lines import STDIN
 
     engine.execute(query("run_inputs_create", dialect=engine.dialect))
     # resolve() raises on a link loop; a name that is not UTF-8 is kept as its \xNN text (path_id)
@@ -175,7 +176,7 @@ def check_not_run_input(engine: Engine, output: Path, option: str) -> None:
     export written over the run's input destroys it (a database of an earlier release, without
     `run_inputs`, is not checked). The rule is the run's own (imported here: the other index
     commands, which import this module, need not load the corpus readers)."""
-    from .corpus.read import id_path
+    from .corpus.folders import id_path
     from .corpus.write import check_not_an_input
 
     if engine.has_table("run_inputs"):

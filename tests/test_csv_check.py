@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from dedup.cli import app
 from dedup.corpus.csv_check import check_csv
-from dedup.corpus.read import table_parts
+from dedup.corpus.tables import table_parts
 from dedup.errors import InputError
 
 runner = CliRunner()

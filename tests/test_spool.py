@@ -17,9 +17,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import dedup.corpus.read as read_module
+import dedup.corpus.collected as collected_module
+import dedup.corpus.tables as tables_module
 from dedup.cli import app
-from dedup.corpus.read import Corpus, _read_lines, read_by_python
+from dedup.corpus.collected import Corpus
+from dedup.corpus.lines import read_lines
+from dedup.corpus.read import read_by_python
 from dedup.errors import InputError
 from dedup.settings import Settings
 
@@ -45,8 +48,8 @@ def spooled(monkeypatch):
     """Reading writes out every ~2 KB of text, a Parquet file is read in parts of ~500 bytes."""
 
     def lower() -> None:
-        monkeypatch.setattr(read_module, "SPOOL_BYTES", 2_000)
-        monkeypatch.setattr(read_module, "PART_BYTES", 500)
+        monkeypatch.setattr(collected_module, "SPOOL_BYTES", 2_000)
+        monkeypatch.setattr(tables_module, "PART_BYTES", 500)
 
     return lower
 
@@ -234,8 +237,8 @@ def test_a_lines_file_read_line_by_line_gives_what_reading_it_whole_gives(tmp_pa
     path = tmp_path_factory.mktemp("lines") / "docs.txt"
     path.write_bytes(data)
     streamed, whole = Corpus(), Corpus()
-    _read_lines(streamed, path, prefix=None)
-    _read_lines(whole, path, prefix=None, data=data)  # standard input is read whole
+    read_lines(streamed, path, prefix=None)
+    read_lines(whole, path, prefix=None, data=data)  # standard input is read whole
     assert streamed.to_arrow().equals(whole.to_arrow())
     assert streamed.notes == whole.notes
 
@@ -244,14 +247,14 @@ def test_a_binary_file_given_as_lines_is_refused_either_way(tmp_path):
     path = tmp_path / "x.txt"
     path.write_bytes(b"PAR1" + b"\x00" * 50 + b"\nmore\n")
     with pytest.raises(InputError, match="is a binary file"):
-        _read_lines(Corpus(), path, prefix=None)
+        read_lines(Corpus(), path, prefix=None)
 
 
 def test_a_csv_is_read_in_parts_and_a_bad_row_in_a_later_part_is_named(tmp_path, spooled):
     spooled()
     good = tmp_path / "t.csv"
     good.write_text("id,text\n" + "".join(f'{i},"{t}"\n' for i, t in enumerate(texts(120))), encoding="utf-8")
-    parts = list(read_module.table_parts(good, None))
+    parts = list(tables_module.table_parts(good, None))
     assert len(parts) > 10 and sum(p.num_rows for p in parts) == 120
     assert pa.concat_tables(parts).column("id").to_pylist()[:2] == [b"0", b"1"]  # cells as read, not inferred
     lines = good.read_text(encoding="utf-8").splitlines()
@@ -280,7 +283,7 @@ def test_a_json_lines_file_is_read_in_parts_with_the_columns_of_the_whole_file(t
     args = ["run", str(path), "--temp-dir", str(tmp_path), "--threshold", "0.5", "-o", str(tmp_path / "p.csv")]
     whole = CliRunner().invoke(app, args)
     spooled()
-    assert len(list(read_module.table_parts(path))) > 10
+    assert len(list(tables_module.table_parts(path))) > 10
     parts = CliRunner().invoke(app, args)
     assert whole.exit_code == parts.exit_code == 0, parts.output
     assert "documents: 120 read = 110 processed + 0 empty + 10 skipped" in whole.output
@@ -312,8 +315,8 @@ def test_json_ids_or_texts_that_change_type_are_refused_wherever_the_parts_fall(
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     whole = CliRunner().invoke(app, ["run", str(path), "-q"])
     spooled()
-    read_module.PART_BYTES = 1  # a part per line (the fixture restores it)
-    assert len(list(read_module.table_parts(path))) == 3  # the blank line is not a row
+    tables_module.PART_BYTES = 1  # a part per line (the fixture restores it)
+    assert len(list(tables_module.table_parts(path))) == 3  # the blank line is not a row
     parts = CliRunner().invoke(app, ["run", str(path), "-q"])
     for result in (whole, parts):
         assert (result.exit_code, result.output.count("\n")) == (1, 1), result.output
@@ -328,6 +331,6 @@ def test_a_parquet_dataset_in_parts_is_the_table_read_whole(tmp_path, spooled):
         folder.mkdir(parents=True, exist_ok=True)
         rows = docs[part * 10 : part * 10 + 10 - part % 4]
         pq.write_table(pa.table({"text": rows, "n": list(range(len(rows)))}), folder / f"part-{part:05}.parquet")
-    parts = list(read_module.table_parts(tmp_path / "d"))
+    parts = list(tables_module.table_parts(tmp_path / "d"))
     assert len(parts) >= 2
     assert pa.concat_tables(parts).equals(pq.read_table(tmp_path / "d"))  # rows, order, the partition column

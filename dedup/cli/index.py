@@ -162,7 +162,7 @@ def query(
         fail(UsageError("give exactly one of --text, --file or --id"))
     try:
         if file is not None:
-            from ..corpus.read import decode
+            from ..corpus.decoding import decode
 
             try:
                 text = decode(file.read_bytes())[0]

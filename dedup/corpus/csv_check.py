@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from ..errors import InputError
-from .boms import BINARY_SNIFF_BYTES, refuse_utf16
+from .decoding import BINARY_SNIFF_BYTES, refuse_utf16
 
 
 @dataclass(frozen=True)

@@ -13,21 +13,12 @@ from ..errors import InputError, UsageError
 from ..names import check_name_length
 from ..output import FORMATS, format_for, replacing, write_rows
 from ..settings import Settings
-from .read import (
-    OUTSIDE_LINK,
-    STDIN,
-    UTF8_BOM,
-    csv_cells_as_text,
-    decoded_cells,
-    decoded_column,
-    id_strings,
-    is_table,
-    line_break,
-    load_table,
-    table_format,
-    walk_folder,
-)
+from .columns import csv_cells_as_text, decoded_cells, decoded_column, id_strings
+from .decoding import UTF8_BOM
+from .folders import OUTSIDE_LINK, walk_folder
+from .lines import STDIN, line_break
 from .stamp import FileStamp, changed_files, stamp_input
+from .tables import is_table, load_table, table_format
 
 
 def check_target(settings: Settings, out: Path) -> None:

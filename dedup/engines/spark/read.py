@@ -3,7 +3,7 @@ the driver (but a CSV/TSV, read once there by dedup.corpus.csv_check, as on the 
 Folders of text files (binaryFile), line files (text, split on \\n only), and tables
 (.parquet files or Parquet dataset folders, .csv, .tsv, .jsonl/.ndjson, gzip-compressed or not).
 
-The rules are the DuckDB engine's (dedup/corpus.py): UTF-8 with a leading BOM dropped, else
+The rules are the DuckDB engine's (dedup/corpus/): UTF-8 with a leading BOM dropped, else
 Latin-1; binary files (a NUL byte in the first 8000 bytes) and NULL texts are skipped with a
 reason; ids are relative paths, line numbers, the id column or the row number, prefixed by the
 input when there are several. Input order (position, line and row numbers) comes from a
@@ -19,22 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...corpus.boms import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF16_BOMS, UTF16_SKIPPED
+from ...corpus.columns import nan_ids
 from ...corpus.csv_check import check_csv
-from ...corpus.read import (
-    COMPRESSED,
-    check_dataset,
-    check_distinct_inputs,
-    check_json_lines,
-    csv_delimiter,
-    list_dataset,
-    mac_lines_note,
-    nan_ids,
-    path_id,
-    refuse_binary_lines,
-    table_format,
-    walk_folder,
-)
+from ...corpus.decoding import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF16_BOMS, UTF16_SKIPPED
+from ...corpus.folders import path_id, walk_folder
+from ...corpus.lines import mac_lines_note, refuse_binary_lines
+from ...corpus.read import check_distinct_inputs
+from ...corpus.tables import COMPRESSED, check_dataset, check_json_lines, csv_delimiter, list_dataset, table_format
 from ...errors import InputError, UsageError
 from ...names import is_utf8
 from ...settings import Settings
@@ -91,7 +82,7 @@ def read_corpus(engine: Any, settings: Settings) -> tuple[bool, list[str]]:
     # a row's id as text: its input's prefix (several inputs), then its line or row number
     row_id = F.concat(F.coalesce(F.col("id_prefix"), F.lit("")), F.col("source_row").cast("string"))
     content = F.col("content")
-    # a BOM starts a file or any of its lines (as dedup.corpus.read.decode reads each line: files
+    # a BOM starts a file or any of its lines (as dedup.corpus.decoding.decode reads each line: files
     # joined by `cat`); a table's cell (content when not UTF-8) keeps its bytes
     content = F.when(~F.col("from_table"), _drop_bom(content)).otherwise(content)
     valid = F.is_valid_utf8(content.cast("string"))
@@ -137,7 +128,7 @@ def _kind(engine: Any, path: str, settings: Settings) -> tuple[str, str | None]:
 
 
 def _table_format(engine: Any, path: str) -> str | None:
-    """parquet, csv, tsv or jsonl by dedup.corpus.read.table_format's rules: by extension, `.gz`
+    """parquet, csv, tsv or jsonl by dedup.corpus.tables.table_format's rules: by extension, `.gz`
     allowed but for Parquet (Spark's readers decompress it); a folder named *.parquet or holding
     only .parquet files (names starting with . or _ aside) is a Parquet dataset. Spark read a
     `.csv.gz` as one binary file and such a folder as binary files, both skipped: 0 documents."""
@@ -221,10 +212,10 @@ def _read_input(
             F.when(binary & utf16, F.lit(UTF16_SKIPPED)).when(binary, F.lit(BINARY_SKIPPED)).alias("reason"),
         )
     if kind == "lines":
-        with engine.open_bytes(path) as data:  # as dedup.corpus.read reads it: a binary file is refused
+        with engine.open_bytes(path) as data:  # as dedup.corpus.lines reads it: a binary file is refused
             refuse_binary_lines(path, data.read(BINARY_SNIFF_BYTES))
         frame = session.read.option("lineSep", "\n").text(_literal(path))
-        if _mac_line_ends(engine, path, frame):  # as dedup.corpus.read.line_break: no \n at all, but \r
+        if _mac_line_ends(engine, path, frame):  # as dedup.corpus.lines.line_break: no \n at all, but \r
             frame = session.read.option("lineSep", "\r").text(_literal(path))
             notes.append(mac_lines_note(path))
         raw = F.col("value").cast("binary")
@@ -354,7 +345,7 @@ def _read_table(
         prefix = F.lit(path + ":" if multiple else None).cast("string")
     text = F.col(settings.text_column)
     # A text that is not UTF-8 goes on as its bytes (content), decoded as Latin-1 as a text file is
-    # (dedup.corpus.read.LATIN1_CELLS): a CSV's cells (read as ISO-8859-1, so encode() gives their
+    # (dedup.corpus.columns.LATIN1_CELLS): a CSV's cells (read as ISO-8859-1, so encode() gives their
     # bytes back), a Parquet binary column, or a Parquet string that is not valid UTF-8.
     if csv:
         raw = F.encode(text, "ISO-8859-1")
@@ -380,7 +371,7 @@ def _read_table(
 
 
 def _cell_text(cell: Any) -> Any:
-    """A CSV cell (read as ISO-8859-1: one character per byte) as dedup.corpus.read.decoded_cells
+    """A CSV cell (read as ISO-8859-1: one character per byte) as dedup.corpus.columns.decoded_cells
     reads it: its bytes as UTF-8 when they are, else as they were read (Latin-1)."""
     from pyspark.sql import functions as F
 
@@ -427,7 +418,7 @@ def _table_reader(
     if kind in ("csv", "tsv"):
         from pyspark.sql import functions as F
 
-        # Every cell is the text it holds, as the DuckDB engine reads it (dedup/corpus/read.py): no
+        # Every cell is the text it holds, as the DuckDB engine reads it (dedup/corpus/columns.py): no
         # inferred types (the id 007 stays 007, not 7) and an empty cell is an empty string (Spark
         # reads it as NULL, which skipped an empty text as "text is NULL" and refused an empty id).
         # Read as ISO-8859-1 (a character per byte; the separators and quotes are ASCII), so that a
@@ -501,7 +492,7 @@ class DatasetPlan:
 
 
 def _local_dataset(engine: Any, path: str, settings: Settings) -> DatasetPlan | None:
-    """A Parquet dataset folder on the driver's disk, listed once by dedup.corpus.read.list_dataset
+    """A Parquet dataset folder on the driver's disk, listed once by dedup.corpus.tables.list_dataset
     (Spark's own discovery follows folder links: a `loop -> ..` link read every part 40 times; and
     given a file:/ path it left out the parts in a subfolder), but for the files Spark cannot open (a
     name that is not UTF-8). None for a file, or a folder on HDFS or an object store."""
@@ -518,7 +509,7 @@ def _local_dataset(engine: Any, path: str, settings: Settings) -> DatasetPlan | 
 
 
 def _local_folder(root: str, prefix: str, follow_links: bool) -> FolderPlan:
-    """A local folder's files as the DuckDB engine lists them (dedup.corpus.read.walk_folder: the
+    """A local folder's files as the DuckDB engine lists them (dedup.corpus.folders.walk_folder: the
     same files read, the same skipped for the same reasons), but for names Spark cannot read (a
     name that is not UTF-8, which the JVM cannot open; a file whose name starts with _).
 

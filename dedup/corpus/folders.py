@@ -1,0 +1,125 @@
+"""Folders of text files, one document per file: what a folder walk reads and skips (hidden
+names, symlinks, special files), a path as a document id, and a file's bytes as a document."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..names import escaped, unescaped
+from .collected import Corpus, Skipped
+from .decoding import (
+    BINARY_SKIPPED,
+    BINARY_SNIFF_BYTES,
+    NEARLY_UTF8,
+    UTF16_SKIPPED,
+    decode,
+    invalid_utf8_bytes,
+    is_utf16,
+)
+from .walk import walk
+
+OUTSIDE_LINK = "symlink to a file outside the input (not followed; --follow-links reads it)"
+
+
+FOLDER_LINK = "symlink to a folder (not followed)"
+
+
+def walk_folder(root: Path, include_hidden: bool, follow_links: bool = False) -> Iterator[tuple[str, Path, str | None]]:
+    """(relative posix path, path, reason to skip or None) for everything below root, sorted.
+    A symlink to a file outside root is skipped unless follow_links (a link to /etc/passwd was
+    read, and copied by --write-deduplicated); a symlink to a folder is never entered."""
+    found: list[tuple[str, Path, str | None]] = []
+    inside = root.resolve()
+
+    def onerror(error: OSError) -> None:
+        where = Path(error.filename) if error.filename else root
+        found.append((_relative(where, root), where, f"unreadable: {error.strerror}"))
+
+    for base, dirnames, filenames in walk(root, onerror=onerror):
+        kept = []
+        for name in dirnames:
+            sub = base / name
+            if name.startswith(".") and not include_hidden:
+                found.append((_relative(sub, root) + "/", sub, "hidden folder"))
+            elif sub.is_symlink():
+                found.append((_relative(sub, root) + "/", sub, FOLDER_LINK))
+            else:
+                kept.append(name)
+        dirnames[:] = kept
+        for name in filenames:
+            path = base / name
+            reason = None
+            if name.startswith(".") and not include_hidden:
+                reason = "hidden file"
+            elif not path.exists():
+                reason = "broken symlink"
+            elif not path.is_file():
+                reason = "not a regular file"
+            elif not follow_links and path.is_symlink() and inside not in path.resolve().parents:
+                reason = OUTSIDE_LINK
+            found.append((_relative(path, root), path, reason))
+    return iter(sorted(found, key=lambda item: item[0]))
+
+
+def _relative(path: Path, root: Path) -> str:
+    return path_id(path.relative_to(root))
+
+
+def path_id(path: Path) -> str:
+    """A path as a document id: the bytes of a name that are not UTF-8 (held by Python as surrogate
+    escapes, which Arrow cannot store) written as \\xNN, as Python's backslashreplace shows them."""
+    return escaped(path.as_posix())
+
+
+def id_path(text: str) -> Path:
+    """The path that path_id wrote as `text`."""
+    return Path(unescaped(text))
+
+
+def read_folder(
+    corpus: Corpus, root: Path, prefix: Path | None, include_hidden: bool, follow_links: bool = False
+) -> None:
+    for relative, path, reason in walk_folder(root, include_hidden, follow_links):
+        doc_id = path_id(prefix / relative) if prefix is not None else relative
+        if reason is not None:
+            corpus.skipped.append(Skipped(doc_id, reason))
+            continue
+        read_file(corpus, path, doc_id)
+
+
+def read_file(corpus: Corpus, path: Path, doc_id: str) -> None:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        corpus.skipped.append(Skipped(doc_id, f"unreadable: {error.strerror}"))
+        return
+    if b"\x00" in data[:BINARY_SNIFF_BYTES]:
+        reason = UTF16_SKIPPED if is_utf16(data) else BINARY_SKIPPED
+        corpus.skipped.append(Skipped(doc_id, reason))
+        return
+    text, encoding = decode(data)
+    corpus.add(doc_id, text, encoding)
+    if encoding == "latin-1":
+        stray = invalid_utf8_bytes(data)
+        if stray is not None and stray <= NEARLY_UTF8:
+            corpus.nearly_utf8.append((doc_id, stray))
+
+
+MANY_LINES = 10  # a file given alone with this many lines was probably meant as one document per line
+
+
+def note_many_lines(corpus: Corpus, path: Path) -> None:
+    if not corpus.ids or corpus.ids[-1] != path_id(path):
+        return  # skipped (binary, unreadable): the summary lists it already
+    if path.suffix.lower() == ".json":  # JSON lines are often named .json (Hugging Face datasets)
+        corpus.notes.append(
+            f"1 document from {path}, read as text: name a JSON lines file .jsonl to read it as a table "
+            "(a JSON array first through jq -c '.[]')"
+        )
+        return
+    text = corpus.last_text()
+    end = "\n" if "\n" in text or "\r" not in text else "\r"
+    lines = text.count(end) + (not text.endswith(end))
+    if lines >= MANY_LINES:
+        corpus.notes.append(f"1 document from {path}, a file of {lines:,} lines: use --lines for one document per line")

@@ -1,0 +1,126 @@
+"""Files of one document per line (--lines, standard input) and the --ids file that names their
+lines: where a line ends, what a binary file given as lines is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import BinaryIO
+
+from ..errors import InputError, UsageError
+from .collected import Corpus, check_unique
+from .decoding import BINARY_SNIFF_BYTES, UTF8_BOM, decode, refuse_utf16
+
+STDIN = Path("-")
+
+
+def read_names(ids_file: Path) -> list[object]:
+    """--ids FILE: the lines of FILE (UTF-8, \\n or \\r\\n line ends), the ids of one --lines input's
+    documents in order (checked against it by check_names once it is read)."""
+    try:
+        data = ids_file.read_bytes()
+    except OSError as error:
+        raise UsageError(f"cannot read --ids {ids_file}: {error.strerror}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"--ids {ids_file} is not UTF-8 text") from None
+    ids: list[object] = [line.removesuffix("\r") for line in text.split("\n")]
+    if ids and ids[-1] == "":
+        ids.pop()
+    return ids
+
+
+def check_names(corpus: Corpus, ids_file: Path) -> None:
+    """One id per document, none empty, each once; a count that differs is an error."""
+    ids = corpus.names
+    assert ids is not None
+    if len(ids) != corpus.documents:
+        raise InputError(f"--ids {ids_file} has {len(ids):,} lines, the input {corpus.documents:,}: one id per line")
+    if any(doc_id == "" for doc_id in ids):
+        raise InputError(f"--ids {ids_file}: line {ids.index('') + 1} is empty; every document needs an id")
+    check_unique(ids)
+
+
+def line_break(data: bytes) -> bytes:
+    """What ends a line: \\n (a \\r before it is dropped from the line); \\r in a file that holds
+    \\r and no \\n at all (classic Mac OS), which was read as one line."""
+    return b"\r" if b"\r" in data and b"\n" not in data else b"\n"
+
+
+def mac_lines_note(path: Path | str) -> str:
+    """The note for a --lines file split at \\r (both engines)."""
+    return f"{path}: no \\n in the file, so its lines were split at \\r (classic Mac OS line ends)"
+
+
+def read_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes | None = None) -> None:
+    """One document per line: split on \\n only (U+2028, U+0085 stay inside lines), strip \\r; split on \\r
+    in a file without any \\n (see line_break). A file with \\n is read line by line (a run holds
+    what it has not written out, see dedup.corpus.spool); `data`, standard input, is read whole."""
+    if data is None:
+        try:
+            with path.open("rb") as file:
+                if file.seekable() and _has_newline(file):
+                    file.seek(0)
+                    _read_line_stream(corpus, path, prefix, file)
+                    return
+                if file.seekable():
+                    file.seek(0)
+                data = file.read()  # no line feed in it, or a named pipe (read once)
+        except OSError as error:
+            raise InputError(f"cannot read {path}: {error.strerror}") from None
+    _split_lines(corpus, path, prefix, data)
+
+
+def _has_newline(file: BinaryIO) -> bool:
+    while chunk := file.read(2**20):
+        if b"\n" in chunk:
+            return True
+    return False
+
+
+def _read_line_stream(corpus: Corpus, path: Path, prefix: str | None, file: BinaryIO) -> None:
+    """_split_lines for a file that holds \\n, line by line: the same documents."""
+    refuse_binary_lines(path, file.read(BINARY_SNIFF_BYTES))
+    file.seek(0)
+    for number, line in enumerate(file, start=1):
+        raw = line.removesuffix(b"\n")
+        _add_line(corpus, prefix, number, raw.removeprefix(UTF8_BOM) if number == 1 else raw)
+
+
+def _split_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes) -> None:
+    refuse_binary_lines(path, data)
+    if data.startswith(UTF8_BOM):
+        data = data[len(UTF8_BOM) :]
+    separator = line_break(data)
+    if separator == b"\r":
+        corpus.notes.append(mac_lines_note(path))
+    raw_lines = data.split(separator)
+    if raw_lines and raw_lines[-1] == b"":
+        raw_lines.pop()  # a final newline ends the last line; it does not start an empty one
+    for number, raw in enumerate(raw_lines, start=1):
+        _add_line(corpus, prefix, number, raw)
+
+
+def _add_line(corpus: Corpus, prefix: str | None, number: int, raw: bytes) -> None:
+    """Line `number` (its \\n taken off) as a document: a \\r before the line end dropped."""
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    text, encoding = decode(raw)
+    corpus.add(f"{prefix}:{number}" if prefix is not None else number, text, encoding)
+
+
+def refuse_binary_lines(path: Path | str, head: bytes) -> None:
+    """A --lines file whose first BINARY_SNIFF_BYTES look binary is refused (both engines)."""
+    refuse_utf16(path, head)
+    if _looks_binary(head):
+        raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
+
+
+BINARY_MAGIC = (b"PAR1", b"\x1f\x8b", b"PK\x03\x04", b"\x89PNG", b"%PDF", b"\xff\xd8\xff")
+
+
+def _looks_binary(data: bytes) -> bool:
+    """For --lines, where a stray NUL inside a line is kept: a known binary format's magic bytes
+    (Parquet, gzip, zip, PNG, PDF, JPEG, a DuckDB database) or over 5% NUL bytes in the first 8000."""
+    head = data[:BINARY_SNIFF_BYTES]
+    return head.startswith(BINARY_MAGIC) or head[8:12] == b"DUCK" or head.count(0) > len(head) / 20

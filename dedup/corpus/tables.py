@@ -1,0 +1,461 @@
+"""Tables as inputs (Parquet files and dataset folders, CSV and TSV, JSON lines, gzip-compressed
+by extension): which file is a table, its rows read in parts, and the checks that make both
+engines read a table alike.
+
+To add an input format: its extension in TABLE_FORMATS, its parts in table_parts (and whole in
+load_table, for --write-deduplicated), and Spark's reader of it in dedup.engines.spark.read."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+import pyarrow as pa
+
+from ..errors import InputError, UsageError, first_line
+from ..names import is_utf8
+from .collected import ARROW_BATCH_ROWS, Corpus, Skipped
+from .columns import LATIN1_CELLS, read_arrow
+from .decoding import BINARY_SNIFF_BYTES, refuse_utf16
+from .folders import FOLDER_LINK, path_id
+from .lines import STDIN
+from .spool import SPOOL_BYTES
+from .walk import files_below, walk
+
+# A table's format by its extension; csv, tsv and jsonl may be gzip-compressed (`.csv.gz`).
+TABLE_FORMATS = {".parquet": "parquet", ".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+
+
+COMPRESSED = (".gz",)
+
+
+def table_format(path: Path) -> str | None:
+    """parquet, csv, tsv or jsonl for a table (by extension, `.gz` allowed except for Parquet; a
+    folder named *.parquet or holding only .parquet files is a Parquet dataset); None otherwise."""
+    if path == STDIN:
+        return None
+    if path.is_dir():
+        if path.suffix.lower() == ".parquet":
+            return "parquet"
+        files = [f for f in files_below(path) if f.is_file() and not f.name.startswith((".", "_"))]
+        return "parquet" if files and all(f.suffix.lower() == ".parquet" for f in files) else None
+    suffixes = [suffix.lower() for suffix in path.suffixes[-2:]]
+    if suffixes and suffixes[-1] in COMPRESSED:
+        kind = TABLE_FORMATS.get(suffixes[0]) if len(suffixes) == 2 else None
+        return kind if kind != "parquet" else None
+    return TABLE_FORMATS.get(path.suffix.lower())
+
+
+def is_table(path: Path, lines: bool = False) -> bool:
+    """Whether `path` is read as a table (so --id-column and --text-column apply to it)."""
+    return not lines and table_format(path) is not None
+
+
+def check_column_options(
+    inputs: Iterable[Path],
+    lines: bool,
+    id_column: str | None,
+    text_column: str | None,
+    delimiter: str | None = None,
+) -> None:
+    """--id-column/--text-column name a table's columns, --delimiter a CSV's separator: refuse them
+    when no input is such a table."""
+    inputs = list(inputs)
+    if delimiter is not None:
+        if len(delimiter) != 1:
+            raise UsageError(f"--delimiter must be one character (\\t for a tab), got {delimiter!r}")
+        if not any(table_format(path) in ("csv", "tsv") and not lines for path in inputs):
+            raise UsageError("--delimiter applies to .csv and .tsv tables; no input is one")
+    given = [name for name, value in (("--id-column", id_column), ("--text-column", text_column)) if value is not None]
+    if given and not any(is_table(path, lines) for path in inputs):
+        kind = "--lines files" if lines else "folders and text files"
+        verb = "apply" if len(given) > 1 else "applies"
+        raise UsageError(f"{' and '.join(given)} {verb} to tables (.parquet, .csv, .jsonl); these inputs are {kind}")
+
+
+def read_table(
+    corpus: Corpus,
+    path: Path,
+    id_column: str | None,
+    text_column: str,
+    prefix: str | None,
+    delimiter: str | None = None,
+) -> None:
+    if path.is_file() and path.stat().st_size == 0:
+        return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
+    dataset = list_dataset(path) if path.is_dir() else None
+    if dataset is not None:
+        corpus.skipped += dataset.skipped()
+        check_dataset(path, dataset.files, text_column, id_column)
+    kind = "parquet" if dataset is not None else table_format(path)  # a folder that is a table is a dataset
+    latin1 = LATIN1_CELLS.get(kind or "", ())
+    if kind == "jsonl":
+        _read_json_lines(corpus, path, id_column, text_column, prefix)
+        return
+    rows = 0  # a table without an id column numbers its rows from 1 across its parts
+    for table in table_parts(path, delimiter, dataset):
+        read_arrow(corpus, table, str(path), id_column, text_column, prefix, latin1, rows)
+        rows += table.num_rows
+
+
+def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_column: str, prefix: str | None) -> None:
+    """A JSON lines file in parts of lines. A key missing from every line of a part is a column
+    missing from that part: its id and text columns are those of the whole file, NULL where a
+    line lacks them, as reading the file whole gives."""
+    seen: dict[str, None] = {}  # the columns of the parts so far, in order
+    kinds: dict[str, str] = {}  # the JSON type of the id and text values so far
+    rows = 0
+    for table in table_parts(path):
+        if table.num_rows == 0:
+            continue  # blank lines only
+        names = table.column_names
+        for name in (id_column or "id", text_column):
+            if name in names:
+                _check_json_kind(table.column(name), path, name, kinds, rows)
+            elif name in seen or name == text_column:
+                table = table.append_column(name, pa.nulls(table.num_rows))
+        if id_column is None and "id" in names and rows and "id" not in seen:
+            raise InputError(f"{path}: id column 'id' is missing from the first {rows:,} lines (NULL ids)")
+        seen.update(dict.fromkeys(names))
+        _check_json_ids(table, path, id_column or "id")
+        read_arrow(corpus, table, str(path), id_column, text_column, prefix, (), rows)
+        rows += table.num_rows
+    if rows and text_column not in seen:
+        raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, seen)) or 'none'}")
+
+
+def check_json_lines(path: Path, id_column: str | None, text_column: str, shown: str) -> None:
+    """Read a JSON lines file through as the DuckDB engine reads it, keeping nothing, and refuse
+    it as that engine does: a line pyarrow cannot parse (a lone surrogate escape), an id or text key
+    whose values change type. For Spark's reader, which reads both (such values as text). `shown`:
+    the file as the input named it."""
+    kinds: dict[str, str] = {}
+    rows = 0
+    try:
+        for table in _json_parts(path):
+            for name in (id_column or "id", text_column):
+                if name in table.column_names:
+                    _check_json_kind(table.column(name), Path(shown), name, kinds, rows)
+            rows += table.num_rows
+    except (pa.ArrowInvalid, OSError, EOFError) as error:  # EOFError: a truncated .gz
+        raise InputError(f"cannot read table {shown}: {first_line(error)}") from None
+
+
+def _json_kind(kind: pa.DataType) -> str | None:
+    """A column's JSON type as pyarrow names it in its errors (None: only nulls)."""
+    if pa.types.is_null(kind):
+        return None
+    if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind):
+        return "number"
+    if pa.types.is_boolean(kind):
+        return "boolean"
+    if pa.types.is_struct(kind):
+        return "object"
+    return "array" if pa.types.is_list(kind) else "string"
+
+
+def _check_json_kind(column: pa.ChunkedArray, path: Path, name: str, kinds: dict[str, str], rows: int) -> None:
+    """pyarrow refuses a key whose values change type within the lines it reads at once, not from
+    one part of a file to the next: the same refusal, wherever the parts fall (and on Spark, whose
+    reader would read the values as strings, through check_json_lines)."""
+    import pyarrow.compute as pc
+
+    kind = _json_kind(column.type)
+    if kind is None:
+        return
+    first = kinds.setdefault(name, kind)
+    if kind != first:
+        row = rows + pc.index(pc.is_valid(column), True).as_py()  # counted from 0, as pyarrow does
+        change = f"Column(/{name}) changed from {first} to {kind} in row {row}"
+        raise InputError(f"cannot read table {path}: JSON parse error: {change}")
+
+
+# A Parquet, CSV or JSON lines file is read in parts of about this much data (a run holds one
+# part and what it has not yet written out, see dedup.corpus.spool); a Parquet part has at most
+# PART_ROWS rows.
+PART_BYTES = SPOOL_BYTES // 4
+
+
+PART_ROWS = 65_536
+
+
+def csv_delimiter(kind: str | None, given: str | None) -> str:
+    """A CSV/TSV's field separator: --delimiter, else a comma, a tab for .tsv (both engines)."""
+    return given or ("\t" if kind == "tsv" else ",")
+
+
+def table_parts(path: Path, delimiter: str | None = None, dataset: DatasetListing | None = None) -> Iterator[pa.Table]:
+    """A table's rows in parts: a CSV or TSV, a JSON lines file, a Parquet dataset folder (the files
+    of `dataset` when the caller listed it) or file."""
+    kind = "parquet" if dataset is not None else table_format(path)
+    try:
+        if kind in ("csv", "tsv"):
+            yield from _csv_parts(path, csv_delimiter(kind, delimiter))
+        elif kind == "jsonl":
+            yield from _json_parts(path)
+        elif path.is_dir():
+            yield from _dataset_parts(path, (dataset or list_dataset(path)).files)
+        else:
+            yield from _parquet_parts(path)
+    except (pa.ArrowInvalid, OSError, EOFError) as error:  # EOFError: a truncated .gz
+        raise InputError(f"cannot read table {path}: {first_line(error)}") from None
+
+
+def _json_parts(path: Path) -> Iterator[pa.Table]:
+    """A JSON lines file (gzip-compressed by extension) in parts of whole lines, about PART_BYTES each."""
+    import gzip
+
+    with (gzip.open if path.suffix.lower() in COMPRESSED else open)(path, "rb") as file:
+        refuse_utf16(path, file.read(BINARY_SNIFF_BYTES))
+        file.seek(0)
+        while lines := file.readlines(PART_BYTES):
+            yield _load_json(b"".join(lines))
+
+
+def _parquet_parts(path: Path) -> Iterator[pa.Table]:
+    """A Parquet file's rows in parts of about PART_BYTES (at most PART_ROWS rows)."""
+    import pyarrow.parquet as pq
+
+    # pre_buffer (the default) caches the file's column chunks as it goes and frees them at the
+    # end: reading 10M rows grew to 1.8 GB; without it, 0.5 GB and as fast
+    with arrow_file(path) as source, pq.ParquetFile(source, pre_buffer=False) as parquet:
+        metadata = parquet.metadata
+        if metadata.num_rows == 0:
+            yield parquet.schema_arrow.empty_table()
+            return
+        size = sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+        rows = min(PART_ROWS, max(ARROW_BATCH_ROWS, metadata.num_rows * PART_BYTES // max(size, 1)))
+        for batch in parquet.iter_batches(batch_size=rows):
+            yield pa.Table.from_batches([batch])
+
+
+def _dataset_parts(path: Path, files: list[str]) -> Iterator[pa.Table]:
+    """A Parquet dataset folder's rows in parts of PART_ROWS, in the order and with the columns
+    (hive partitions included) that pyarrow.parquet.read_table gives it whole."""
+    import pyarrow.dataset as ds
+
+    dataset = _open_dataset(path, files)
+    scan = ds.ParquetFragmentScanOptions(pre_buffer=False)
+    parts = 0
+    for batch in dataset.to_batches(batch_size=PART_ROWS, fragment_scan_options=scan, batch_readahead=2):
+        parts += 1
+        yield pa.Table.from_batches([batch])
+    if not parts:
+        yield dataset.schema.empty_table()
+
+
+class DatasetListing(NamedTuple):
+    """A Parquet dataset folder as both engines read it, listed once: the files read, in path order,
+    and what is left out, never silently (a path below the folder, with the reason)."""
+
+    files: list[str]
+    left_out: list[tuple[Path, str]]
+
+    def skipped(self, shown: Callable[[Path], str] = path_id) -> list[Skipped]:
+        """What is left out, as skipped inputs (a folder's name ending in /), each path as `shown`."""
+        return [Skipped(shown(path) + ("/" if reason == FOLDER_LINK else ""), reason) for path, reason in self.left_out]
+
+
+def _open_dataset(root: Path, files: list[str]) -> pa.dataset.Dataset:
+    """A dataset folder's files (list_dataset) as one pyarrow dataset, with the hive partitions and
+    their types (dictionaries) that pyarrow.parquet.read_table gives the folder."""
+    import pyarrow.dataset as ds
+
+    partitioning = ds.HivePartitioning.discover(infer_dictionary=True)
+    return ds.dataset(files, format="parquet", partitioning=partitioning, partition_base_dir=str(root))
+
+
+NOT_UTF8_PART = "not read: a Parquet dataset part whose path is not UTF-8 (neither engine can open it)"
+
+
+def list_dataset(root: Path) -> DatasetListing:
+    """A Parquet dataset folder's files as pyarrow's discovery lists them (names starting with . or _
+    left out, at any depth) but for symlinked folders, which are not entered: pyarrow's and Spark's
+    discovery followed them, so a `loop -> .` link read every file 40 times (40 copies of each
+    document, paired with each other at 1.0). Left out, as skipped: such a link; a .parquet file
+    under a . or _ name (Spark's `_SUCCESS`, `_temporary/`), which may hold documents; a broken
+    symlink or a special file, which neither engine can read. Both engines, and --write-deduplicated."""
+    files: list[str] = []
+    left_out: list[tuple[Path, str]] = []
+    for top, folders, others in walk(root):
+        hidden = any(part.startswith((".", "_")) for part in top.relative_to(root).parts)
+        for name in folders:
+            if (top / name).is_symlink() and not hidden and not name.startswith((".", "_")):
+                left_out.append((top / name, FOLDER_LINK))
+        for name in others:
+            path = top / name
+            if hidden or name.startswith((".", "_")):
+                if path.suffix == ".parquet" and path.is_file():
+                    left_out.append((path, "not read: a Parquet dataset leaves out names starting with . or _"))
+            elif not path.exists():
+                left_out.append((path, "broken symlink"))
+            elif not path.is_file():
+                left_out.append((path, "not a regular file"))
+            elif not is_utf8(path.as_posix()):  # Arrow's dataset (and Spark) open parts by UTF-8 name
+                left_out.append((path, NOT_UTF8_PART))
+            else:
+                files.append(path.as_posix())
+    return DatasetListing(sorted(files), sorted(left_out))
+
+
+def check_dataset(
+    root: Path, files: list[str], text_column: str, id_column: str | None, shown: Callable[[str], str] = str
+) -> None:
+    """Refuse a Parquet dataset whose part files the two engines would read otherwise (both engines
+    run this check on the driver, reading each part's footer: ~0.2 ms a part). pyarrow reads every
+    part as the first one's schema and Spark as the schema of a part it picks, so parts that differ
+    in the text or id column (one lacks it) or in a column's type were read into other documents,
+    dropped unsaid on Spark (4 rows of 7), or stopped the run with a traceback. So were parts under
+    different partition folders (`k=1/` beside the root) and a partition key that is also a
+    column. Types that read alike count as one: string, large_string, a dictionary of strings.
+    shown: a part's name in a message (the Spark engine names parts as the input was given)."""
+    import pyarrow.parquet as pq
+
+    first: tuple[str, list[str]] | None = None
+    kinds: dict[str, tuple[str, str]] = {}  # a column's type, and the first part that has it
+    dataset = shown(str(root))
+    for file in files:
+        part = shown(file)
+        try:
+            schema = pq.read_schema(file)
+        except (pa.ArrowException, OSError) as error:
+            raise InputError(f"cannot read table {dataset}: {part}: {first_line(error)}") from None
+        keys = [folder.split("=", 1)[0] for folder in Path(file).relative_to(root).parent.parts if "=" in folder]
+        if clash := next((key for key in keys if key in schema.names), None):
+            raise InputError(
+                f"{dataset}: {part} has a column {clash!r} and lies in a partition folder of that name: "
+                "which value is meant? (rename the column, or the folder)"
+            )
+        if first is None:
+            first = (part, keys)
+        elif keys != first[1]:
+            raise InputError(
+                f"{dataset}: its part files lie under different partition folders ({'/'.join(first[1]) or 'none'} for "
+                f"{first[0]}, {'/'.join(keys) or 'none'} for {part}): write them with one partitioning"
+            )
+        for name in dict.fromkeys([text_column, id_column or "id", *schema.names]):  # read: in every part or none
+            kind = _column_kind(schema, name)
+            known, where = kinds.setdefault(name, (kind, part))
+            if kind != known:
+                raise InputError(
+                    f"{dataset}: its part files disagree on column {name!r}: {known} in {where}, {kind} in {part} "
+                    "(write the parts with one schema)"
+                )
+
+
+def _column_kind(schema: pa.Schema, name: str) -> str:
+    """A column's type as the readers read it (string, large_string and a dictionary of strings are
+    one), or `absent`."""
+    if name not in schema.names:
+        return "absent"
+    kind = schema.field(name).type
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind):
+        return "string"
+    if pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_binary_view(kind):
+        return "binary"
+    return str(kind)
+
+
+def _check_json_ids(table: pa.Table, path: Path, id_name: str) -> None:
+    """pyarrow reads a JSON integer beyond the signed 64-bit range as a float, rounded (a uint64
+    hash id 12345678901234567891 became 1.2345678901234567e+19): refused, never a renamed document."""
+    if id_name not in table.column_names or not pa.types.is_floating(table.column(id_name).type):
+        return
+    for value in table.column(id_name).to_pylist():
+        if value is not None and math.isfinite(value) and abs(value) >= 2**53 and value == int(value):
+            raise InputError(
+                f"{path}: id column {id_name!r} holds integers beyond 64 bits, read rounded (e.g. as {value!r}): "
+                "write the ids as JSON strings"
+            )
+
+
+def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
+    kind = table_format(path)
+    try:
+        if kind == "parquet":  # a file, or a folder of files (a dataset), read in path order
+            import pyarrow.parquet as pq
+
+            if path.is_file():  # without pyarrow.dataset, which read_table imports (~0.1 s)
+                with arrow_file(path) as source, pq.ParquetFile(source) as parquet:
+                    return parquet.read()
+            return _open_dataset(path, list_dataset(path).files).to_table()
+        if kind in ("csv", "tsv"):  # its cells as bytes (csv_cells_as_text)
+            return pa.concat_tables(list(table_parts(path, delimiter)))
+        return _load_json(path)
+    except (pa.ArrowInvalid, OSError) as error:
+        raise InputError(f"cannot read table {path}: {first_line(error)}") from None
+
+
+def arrow_file(path: Path) -> pa.NativeFile:
+    """A file opened for Arrow by its bytes, so that a name that is not UTF-8 opens too (Arrow takes
+    a path as UTF-8 text and stopped on it with UnicodeEncodeError); gzip-compressed by extension,
+    as Arrow's readers decompress a path."""
+    file = pa.OSFile(os.fsencode(path))
+    return pa.CompressedInputStream(file, "gzip") if path.suffix.lower() in COMPRESSED else file
+
+
+def _load_json(source: Path | bytes) -> pa.Table:
+    """JSON lines (a file, or lines of one), where a string stays a string: pyarrow reads one that
+    looks like a date or a time as a timestamp (the id "2024-01-01" became 2024-01-01
+    00:00:00.000000), so a table with such columns is read again with them declared strings."""
+    import pyarrow.json as pjson
+
+    def read(options: pjson.ParseOptions | None = None) -> pa.Table:
+        if isinstance(source, bytes):
+            return pjson.read_json(pa.BufferReader(source), parse_options=options)
+        with arrow_file(source) as file:
+            return pjson.read_json(file, parse_options=options)
+
+    table = read()
+    schema = pa.schema([field.with_type(_timestamps_as_strings(field.type)) for field in table.schema])
+    if schema == table.schema:
+        return table
+    return read(pjson.ParseOptions(explicit_schema=schema))
+
+
+def _timestamps_as_strings(kind: pa.DataType) -> pa.DataType:
+    if pa.types.is_temporal(kind):  # JSON has no dates or times: pyarrow inferred it from strings
+        return pa.string()
+    if pa.types.is_struct(kind):
+        return pa.struct(
+            [kind.field(i).with_type(_timestamps_as_strings(kind.field(i).type)) for i in range(kind.num_fields)]
+        )
+    if pa.types.is_list(kind):
+        return pa.list_(kind.value_field.with_type(_timestamps_as_strings(kind.value_type)))
+    return kind
+
+
+def _csv_parts(path: Path, delimiter: str) -> Iterator[pa.Table]:
+    """A CSV/TSV (gzip-compressed by extension) in parts of about PART_BYTES, every cell as the
+    bytes it holds; a row with the wrong number of fields is an error that names its line
+    (dedup.corpus.csv_check, before a cell is read), never a row silently dropped. Inferred types
+    turned the id 007 into 7, a 20-digit id into a rounded float, a date into a timestamp and the
+    text NA into NULL, and would write them back so in --write-deduplicated; empty cells are empty
+    strings. The bytes are decoded as a text file is (decoded_cells: UTF-8, else Latin-1); the
+    separators and quotes are ASCII."""
+    import pyarrow.csv as pcsv
+
+    from .csv_check import check_csv
+
+    with path.open("rb") as data:  # what both engines refuse alike, before a cell is read
+        check_csv(str(path), data, delimiter, compressed=path.suffix.lower() in COMPRESSED)
+    options = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)  # a bad row: ArrowInvalid
+    with arrow_file(path) as source, pcsv.open_csv(source, parse_options=options) as reader:
+        names = reader.schema.names
+    convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.binary()))
+    blocks = pcsv.ReadOptions(block_size=PART_BYTES)
+    with (
+        arrow_file(path) as source,
+        pcsv.open_csv(source, read_options=blocks, parse_options=options, convert_options=convert) as reader,
+    ):
+        schema, parts = reader.schema, 0
+        for batch in reader:
+            parts += 1
+            yield pa.Table.from_batches([batch])
+    if not parts:
+        yield schema.empty_table()
