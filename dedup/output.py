@@ -360,11 +360,17 @@ def printable(text: str) -> str:
 WIDEST_COLUMN = 40
 
 
+# A float at least this large is shown in scientific notation: 1e300 was written as 301 digits.
+SCIENTIFIC = 1e15
+
+
 def _cell(value: object, digits: int) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        return f"{value:.{digits}f}"
+        return f"{value:.{digits}g}" if abs(value) >= SCIENTIFIC else f"{value:.{digits}f}"
+    if isinstance(value, (bytes, bytearray)):  # as DuckDB shows a BLOB: ab\x00, not b'ab\x00'
+        return "".join(chr(b) if 32 <= b < 127 and b != 92 else f"\\x{b:02X}" for b in value)
     return printable(str(value))
 
 
@@ -381,6 +387,8 @@ def _values(column: pa.Array | pa.ChunkedArray, name: str) -> list[object]:
     nanoseconds, a date past year 9999 or infinite: DuckDB's TIMESTAMP_NS, 'infinity'::DATE),
     Arrow's own text of it, every digit kept; a cell with no text either is an error of one line
     (it was a traceback)."""
+    if pa.types.is_interval(column.type):
+        return [None if value is None else interval_text(*value) for value in column.to_pylist()]
     try:
         return column.to_pylist()
     except (ValueError, OverflowError) as error:
@@ -406,3 +414,22 @@ def _is_bytes(kind: pa.DataType) -> bool:
         or pa.types.is_fixed_size_binary(kind)
         or pa.types.is_binary_view(kind)
     )
+
+
+def interval_text(months: int, days: int, nanoseconds: int) -> str:
+    """An interval as DuckDB writes it as text (`1 year 2 months 3 days 04:05:06.5`, `-03:00:00`),
+    where Python wrote `MonthDayNano(months=14, days=3, nanoseconds=14706500000000)`."""
+    years = int(months / 12)  # toward zero, as DuckDB divides: -13 months is -1 year -1 month
+    parts = [
+        f"{count} {unit}{'' if count in (1, -1) else 's'}"
+        for count, unit in ((years, "year"), (months - 12 * years, "month"), (days, "day"))
+        if count
+    ]
+    if nanoseconds or not parts:
+        sign = "-" if nanoseconds < 0 else ""
+        seconds, fraction = divmod(abs(nanoseconds), 10**9)
+        minutes, second = divmod(seconds, 60)
+        hours, minute = divmod(minutes, 60)
+        text = f"{sign}{hours:02d}:{minute:02d}:{second:02d}"
+        parts.append(text + (f".{fraction:09d}".rstrip("0") if fraction else ""))
+    return " ".join(parts)

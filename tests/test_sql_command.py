@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import duckdb
 import pytest
 from conftest import REPO
 from indexing import invoke
@@ -50,6 +51,35 @@ def test_values_python_cannot_hold_are_written_or_refused_in_one_line(db, format
         refused = CliRunner().invoke(app, ["sql", str(db), f"select {value} as c", "--format", format])
         assert refused.exit_code == 1
         assert refused.stderr.startswith("Error: cannot write column 'c'") and refused.stderr.count("\n") == 1
+
+
+INTERVALS = [
+    "interval 3 day",
+    "interval '1 year 2 months 3 days 04:05:06.5'",
+    "interval '-1 day 01:00:00'",
+    "interval '-3 hours'",
+    "interval '0 seconds'",
+    "interval '1 day -00:00:00.000001'",
+    "interval '-25 months -3 days -00:00:01.25'",
+    "interval '100 hours 3 minutes'",
+]
+
+
+@pytest.mark.parametrize("format", ["table", "csv", "jsonl"])
+def test_intervals_are_written_as_duckdb_writes_them_as_text(db, format):
+    """Every format wrote an interval as Python's repr, `MonthDayNano(months=0, days=3, ...)`."""
+    columns = ", ".join(f"{interval} as i{n}" for n, interval in enumerate(INTERVALS))
+    expected = duckdb.sql(f"select {', '.join(f'({i})::varchar' for i in INTERVALS)}").fetchall()[0]
+    out = sql(db, f"select {columns}", "--format", format).stdout
+    assert "MonthDayNano" not in out
+    for text in expected:
+        assert (f'"{text}"' if format == "jsonl" else text) in out
+
+
+def test_the_table_shows_blobs_and_huge_floats_as_duckdb_does(db):
+    """A BLOB was Python's `b'ab'` and 1e300 a number of 301 digits."""
+    out = sql(db, "select unhex('61005CE97E') as b, 1e300 as big, -2.5e17 as neg, 0.5::double as half").stdout
+    assert out.splitlines()[-1].split() == ["a\\x00\\x5C\\xE9~", "1e+300", "-2.5e+17", "0.500000"]
 
 
 def test_wide_tables_are_printed_one_record_at_a_time(db):
