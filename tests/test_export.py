@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 
 import duckdb
 import pyarrow as pa
@@ -112,6 +113,30 @@ def test_write_deduplicated_folder(tmp_path):
     # a3 ("jumped") is the longest of the a's; b2 the longest of the b's; the skipped binary stays
     assert kept == ["binary.bin", "sub/a3.txt", "sub/b2.txt", "sub/c.txt"]
     assert (out / "sub" / "a3.txt").read_text() == DOCS["a3"]
+
+
+def test_write_deduplicated_folder_keeps_what_was_not_read(tmp_path):
+    """A hidden folder (.git, .config) was left out of the copy whole, and a link to a folder, or a
+    broken one, was dropped: a user who kept the copy lost them. Now a hidden folder is copied whole
+    (links in it kept links), any link that was not read stays a link; a named pipe has no content
+    to copy and is left out, as beside it."""
+    folder = tmp_path / "corpus"
+    (folder / ".hidden" / "deeper").mkdir(parents=True)
+    for name, text in DOCS.items():
+        (folder / f"{name}.txt").write_text(text)
+    (folder / ".hidden" / "deeper" / "notes.txt").write_text("kept")
+    (folder / ".hidden" / "link").symlink_to("../c.txt")
+    os.mkfifo(folder / ".hidden" / "pipe")
+    (folder / "folder-link").symlink_to(".hidden")
+    (folder / "broken").symlink_to(tmp_path / "nowhere")
+    out = tmp_path / "clean"
+    invoke("run", folder, "-q", "--threshold", "0.5", "-k", "5", "--keep", "longest", "--write-deduplicated", out)
+    assert (out / ".hidden" / "deeper" / "notes.txt").read_text() == "kept"
+    assert os.readlink(out / ".hidden" / "link") == "../c.txt"
+    assert os.readlink(out / "folder-link") == ".hidden"
+    assert os.readlink(out / "broken") == str(tmp_path / "nowhere")
+    assert not (out / ".hidden" / "pipe").exists() and not (out / "a1.txt").exists()
+    assert (out / "a3.txt").read_text() == DOCS["a3"]
 
 
 def test_write_deduplicated_without_db_says_what_it_dropped(tmp_path):

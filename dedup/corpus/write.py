@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
@@ -15,7 +16,7 @@ from ..output import FORMATS, format_for, replacing, write_rows
 from ..settings import Settings
 from .columns import csv_cells_as_text, decoded_cells, decoded_column, id_strings
 from .decoding import UTF8_BOM
-from .folders import OUTSIDE_LINK, walk_folder
+from .folders import walk_folder
 from .lines import STDIN, line_break
 from .stamp import FileStamp, changed_files, stamp_input
 from .tables import is_table, load_table, table_format
@@ -144,18 +145,34 @@ def _check_unchanged(source: Path, read: tuple[FileStamp, ...] | None) -> None:
         )
 
 
+def _copied_as_is(path: Path) -> bool:
+    """Whether a skipped input is in the deduplicated copy of its folder: a file (binary, hidden),
+    a link (kept a link), a hidden folder (whole). Not a special file (a named pipe, a socket: no
+    content to copy) nor a folder that could not be read."""
+    return path.is_symlink() or path.is_file() or (path.is_dir() and os.access(path, os.R_OK | os.X_OK))
+
+
+def _copy_regular_file(source: str, target: str) -> None:
+    """copytree's copy of one file: a named pipe or socket inside a hidden folder is left out, as
+    one beside it is (shutil would block reading a pipe)."""
+    if os.path.isfile(source):
+        shutil.copy2(source, target)
+
+
 def _write_copy(settings: Settings, out: Path, dropped: set[object]) -> None:
     source = settings.inputs[0]
     table = is_table(source, settings.lines)
     if not table and source.is_dir():
         out.mkdir()
         for relative, path, reason in walk_folder(source, settings.include_hidden, settings.follow_links):
-            if relative in dropped or relative.endswith("/") or (reason is not None and not path.is_file()):
-                continue
             target = out / path.relative_to(source)  # relative is the id: a name's non-UTF-8 bytes escaped
+            if relative in dropped or (reason is not None and not _copied_as_is(path)):
+                continue
             target.parent.mkdir(parents=True, exist_ok=True)
-            # a link out of the input that was not read stays a link: its target is not copied
-            shutil.copy2(path, target, follow_symlinks=reason != OUTSIDE_LINK)
+            if reason == "hidden folder":  # not read, so nothing in it is a duplicate: copied whole
+                shutil.copytree(path, target, symlinks=True, copy_function=_copy_regular_file)
+            else:  # a link that was not read (out of the input, to a folder, broken) stays a link
+                shutil.copy2(path, target, follow_symlinks=reason is None)
     elif table:
         rows = load_table(source, settings.delimiter)
         if table_format(source) in ("csv", "tsv"):
