@@ -19,9 +19,10 @@ from .decoding import (
 )
 from .walk import walk
 
+# The reasons a folder walk skips a name, the same on both engines.
+HIDDEN_FOLDER = "hidden folder"
+HIDDEN_FILE = "hidden file"
 OUTSIDE_LINK = "symlink to a file outside the input (not followed; --follow-links reads it)"
-
-
 FOLDER_LINK = "symlink to a folder (not followed)"
 
 
@@ -41,7 +42,7 @@ def walk_folder(root: Path, include_hidden: bool, follow_links: bool = False) ->
         for name in dirnames:
             sub = base / name
             if name.startswith(".") and not include_hidden:
-                found.append((_relative(sub, root) + "/", sub, "hidden folder"))
+                found.append((_relative(sub, root) + "/", sub, HIDDEN_FOLDER))
             elif sub.is_symlink():
                 found.append((_relative(sub, root) + "/", sub, FOLDER_LINK))
             else:
@@ -51,7 +52,7 @@ def walk_folder(root: Path, include_hidden: bool, follow_links: bool = False) ->
             path = base / name
             reason = None
             if name.startswith(".") and not include_hidden:
-                reason = "hidden file"
+                reason = HIDDEN_FILE
             elif not path.exists():
                 reason = "broken symlink"
             elif not path.is_file():

@@ -16,7 +16,7 @@ from ..output import FORMATS, format_for, replacing, write_rows
 from ..settings import Settings
 from .columns import csv_cells_as_text, decoded_cells, decoded_column, id_strings
 from .decoding import UTF8_BOM
-from .folders import walk_folder
+from .folders import HIDDEN_FOLDER, walk_folder
 from .lines import STDIN, line_break
 from .stamp import FileStamp, changed_files, stamp_input
 from .tables import is_table, load_table, table_format
@@ -169,9 +169,10 @@ def _write_copy(settings: Settings, out: Path, dropped: set[object]) -> None:
             if relative in dropped or (reason is not None and not _copied_as_is(path)):
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
-            if reason == "hidden folder":  # not read, so nothing in it is a duplicate: copied whole
+            if reason == HIDDEN_FOLDER:  # not read, so nothing in it is a duplicate: copied whole
                 shutil.copytree(path, target, symlinks=True, copy_function=_copy_regular_file)
-            else:  # a link that was not read (out of the input, to a folder, broken) stays a link
+            else:  # a document, or a skipped file; a link that was not read (out of the input,
+                # to a folder, broken) stays a link
                 shutil.copy2(path, target, follow_symlinks=reason is None)
     elif table:
         rows = load_table(source, settings.delimiter)

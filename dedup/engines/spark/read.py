@@ -22,7 +22,7 @@ from typing import Any
 from ...corpus.columns import nan_ids
 from ...corpus.csv_check import check_csv
 from ...corpus.decoding import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF16_BOMS, UTF16_SKIPPED
-from ...corpus.folders import path_id, walk_folder
+from ...corpus.folders import HIDDEN_FILE, HIDDEN_FOLDER, path_id, walk_folder
 from ...corpus.lines import mac_lines_note, refuse_binary_lines
 from ...corpus.read import check_distinct_inputs
 from ...corpus.tables import COMPRESSED, check_dataset, check_json_lines, csv_delimiter, list_dataset, table_format
@@ -585,11 +585,11 @@ def _unlisted(engine: Any, root: str, prefix: str, skipped: list[tuple[str, str]
             rel = relative + name
             if status.isDirectory():
                 if name.startswith(HIDDEN_PREFIXES):
-                    skipped.append((prefix + rel + "/", "hidden folder"))
+                    skipped.append((prefix + rel + "/", HIDDEN_FOLDER))
                 else:
                     pending.append((status.getPath(), rel + "/"))
             elif name.startswith("."):
-                skipped.append((prefix + rel, "hidden file"))
+                skipped.append((prefix + rel, HIDDEN_FILE))
             elif name.startswith("_"):
                 skipped.append((prefix + rel, UNDERSCORE_NAME))
             elif status.getLen() == 0:
