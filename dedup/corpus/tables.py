@@ -27,8 +27,6 @@ from .walk import files_below, walk
 
 # A table's format by its extension; csv, tsv and jsonl may be gzip-compressed (`.csv.gz`).
 TABLE_FORMATS = {".parquet": "parquet", ".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
-
-
 COMPRESSED = (".gz",)
 
 
@@ -177,8 +175,6 @@ def _check_json_kind(column: pa.ChunkedArray, path: Path, name: str, kinds: dict
 # part and what it has not yet written out, see dedup.corpus.spool); a Parquet part has at most
 # PART_ROWS rows.
 PART_BYTES = SPOOL_BYTES // 4
-
-
 PART_ROWS = 65_536
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from ...corpus.columns import nan_ids
 from ...corpus.csv_check import check_csv
-from ...corpus.decoding import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF16_BOMS, UTF16_SKIPPED
+from ...corpus.decoding import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF8_BOM, UTF16_BOMS, UTF16_SKIPPED
 from ...corpus.folders import HIDDEN_FILE, HIDDEN_FOLDER, path_id, walk_folder
 from ...corpus.lines import mac_lines_note, refuse_binary_lines
 from ...corpus.read import check_distinct_inputs
@@ -31,7 +31,7 @@ from ...names import is_utf8
 from ...settings import Settings
 from ...sqlfiles import statement
 
-BOM = bytearray(b"\xef\xbb\xbf")
+BOM = bytearray(UTF8_BOM)
 LONG = 2**31 - 1  # substring length meaning "to the end"
 # Spark's file listing leaves out names starting with '.' or '_' (Hadoop's hidden files)
 HIDDEN_PREFIXES = (".", "_")
@@ -529,7 +529,7 @@ def _local_folder(root: str, prefix: str, follow_links: bool) -> FolderPlan:
         bad = next((i for i, part in enumerate(parts) if not is_utf8(part)), None)
         if bad is not None:
             unlike.add(parts[:bad])
-        if reason is not None and reason.startswith("hidden"):
+        if reason in (HIDDEN_FILE, HIDDEN_FOLDER):
             plan.skipped.append((prefix + relative, reason))
         elif bad is not None:  # the file, or the folder it lies in, named once
             shown = path_id(Path(*parts[: bad + 1])) + ("/" if bad < len(parts) - 1 or relative.endswith("/") else "")
