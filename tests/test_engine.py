@@ -171,6 +171,32 @@ def test_engine_failures_are_dedup_errors_and_atomic_steps_roll_back(tmp_path):
         engine.con.execute("select 1")  # type: ignore[attr-defined]
 
 
+def test_an_atomic_step_left_by_a_ctrl_c_before_its_block_rolls_back_quietly(tmp_path, monkeypatch):
+    """A Ctrl-C between `with engine.atomic(...)`'s BEGIN and its block (or in its exit, before the
+    step saw it) leaves the step's generator suspended; Python closes it later with GeneratorExit,
+    which the step took for the interruption and answered with Interrupted: printed at exit as
+    `Exception ignored in: <generator object DuckDBEngine.atomic ...>` and a traceback (CI, once in
+    many Ctrl-C runs). The close now rolls the step back and ends, raising nothing."""
+    import gc
+    import sys
+
+    unraisable: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    engine = open_engine(tmp_path / "e.duckdb")
+    try:
+        engine.create_table("t", Statement("t", "duckdb", "select 1 as x"))
+        step = engine.atomic("kept")
+        step.__enter__()  # the BEGIN ran; the Ctrl-C came before the block did
+        engine.drop_table("t")
+        engine.interrupt()
+        del step
+        gc.collect()
+        assert unraisable == []
+        assert engine.has_table("t")  # rolled back
+    finally:
+        engine.close()
+
+
 def test_the_library_and_the_cli_leave_the_same_tables(tmp_path, tiny_corpus):
     """`dedup.run` and `dedup run` are one library function: same tables, same rows (clusters too)."""
     from dedup.engines.duckdb import DuckDBEngine

@@ -251,6 +251,9 @@ class DuckDBEngine:
         self._query("begin transaction")
         try:
             yield
+        except GeneratorExit:  # closed unfinished (a Ctrl-C came before the block ran): not an error of it
+            self._rollback()
+            raise
         except BaseException as error:
             self._rollback()
             # after interrupt(), a cleanup statement of the block (leaving a staging schema) fails
