@@ -59,19 +59,27 @@ def bucket_edges(threshold: float, width: float = 0.05) -> list[float]:
 
 
 def evaluate(settings: Settings, sample: int | None = None, seed: int = 0) -> Evaluation:
-    """Run lsh and exact on the same input (or `sample` documents of it, drawn with `seed`)."""
-    if sample is None:
+    """Run lsh and exact on the same input (or `sample` documents of it, drawn with `seed`).
+
+    Both runs read the input. Standard input and a named pipe (`<(zcat docs.gz)`) can be read only
+    once, so they are read here and both runs read that copy: the exact run used to read an empty
+    input and report precision 0."""
+    from .corpus.lines import read_once
+
+    if sample is None and not any(read_once(path) for path in settings.inputs):
         return _evaluate(settings)
     from .corpus.read import read_inputs
 
     corpus = read_inputs(settings).to_arrow()
-    rows = sorted(random.Random(seed).sample(range(corpus.num_rows), min(sample, corpus.num_rows)))
+    rows = list(range(corpus.num_rows))
+    if sample is not None:
+        rows = sorted(random.Random(seed).sample(rows, min(sample, corpus.num_rows)))
     with tempfile.TemporaryDirectory(prefix="dedup-eval-") as folder:
-        path = Path(folder) / "sample.parquet"
+        path = Path(folder) / "documents.parquet"
         pq.write_table(corpus.select(["id", "text"]).take(rows), path)
-        return _evaluate(
-            settings.replace(inputs=(path,), lines=False, id_column="id", text_column="text", include_hidden=False)
-        )
+        read = {"inputs": (path,), "lines": False, "id_column": "id", "text_column": "text", "ids_file": None}
+        # the copy holds the texts as read: HTML already stripped, hidden files already chosen
+        return _evaluate(settings.replace(**read, include_hidden=False, strip_html=False))
 
 
 def _evaluate(settings: Settings) -> Evaluation:

@@ -53,6 +53,44 @@ def test_eval_on_a_sample(tmp_path):
     assert result.exit_code == 0, result.output
     assert "documents: 12 (a random sample, seed 3)" in result.stdout
     again = CliRunner().invoke(app, ["eval", str(tmp_path / "c"), "-k", "5", "--sample", "12", "--sample-seed", "3"])
-    strip = lambda out: [line for line in out.splitlines() if " s; exact: " not in line]  # noqa: E731
-    assert strip(again.stdout) == strip(result.stdout)
+    assert _figures(again.stdout) == _figures(result.stdout)
     assert CliRunner().invoke(app, ["eval", str(tmp_path / "c"), "--sample", "1"]).exit_code == 2
+
+
+def _figures(output: str) -> list[str]:
+    return [line for line in output.splitlines() if " s; exact: " not in line]
+
+
+def test_eval_reads_standard_input_once(tmp_path):
+    """Both runs read the input: standard input gave the exact run nothing (precision 0)."""
+    docs = planted_corpus(n_base=10, variants=3, seed=24)
+    text = "".join(" ".join(t.split()) + "\n" for t in docs.values())
+    (tmp_path / "docs.txt").write_text(text)
+    from_file = CliRunner().invoke(app, ["eval", str(tmp_path / "docs.txt"), "--lines", "-k", "5", "-t", "0.5"])
+    from_stdin = CliRunner().invoke(app, ["eval", "-", "-k", "5", "-t", "0.5"], input=text)
+    assert from_file.exit_code == from_stdin.exit_code == 0, from_stdin.output
+    assert "precision: 1.000000" in from_stdin.stdout
+    assert _figures(from_stdin.stdout) == _figures(from_file.stdout)
+    assert int(from_file.stdout.split("exact pairs: ")[1].split()[0]) > 5
+
+
+def test_eval_reads_a_named_pipe_once(tmp_path):
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    docs = planted_corpus(n_base=8, variants=3, seed=25)
+    text = "".join(" ".join(t.split()) + "\n" for t in docs.values())
+    (tmp_path / "docs.txt").write_text(text)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=pipe.write_text, args=(text,))
+    writer.start()
+    command = [sys.executable, "-m", "dedup", "eval", "--lines", "-k", "5", "-t", "0.5"]
+    from_pipe = subprocess.run([*command, str(pipe)], capture_output=True, text=True, timeout=120)
+    writer.join(timeout=10)
+    from_file = subprocess.run([*command, str(tmp_path / "docs.txt")], capture_output=True, text=True, timeout=120)
+    assert from_pipe.returncode == from_file.returncode == 0, from_pipe.stderr
+    assert _figures(from_pipe.stdout) == _figures(from_file.stdout)
+    assert "precision: 1.000000" in from_pipe.stdout

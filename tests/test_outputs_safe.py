@@ -316,3 +316,28 @@ def test_control_characters_in_ids_are_escaped_in_table_output(tmp_path: Path) -
     assert "\\x1b]0;pwned\\x07" in result.stdout and "b\\x9bc" in result.stdout
     csv = invoke("run", table, "-k", "3", "--format", "csv")
     assert "\x1b]0;pwned\x07" in csv.stdout  # a file format keeps the id as it is
+
+
+def test_write_deduplicated_of_a_named_pipe_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """The copy reads its input a second time: a named pipe (`<(zcat docs.gz)`) is empty by then,
+    and the copy was written empty, every document lost, with exit 0."""
+    import subprocess
+    import sys
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=pipe.write_text, args=("one two three\none two three\nfour five\n",))
+    writer.start()
+    out = tmp_path / "deduplicated.txt"
+    command = [sys.executable, "-m", "dedup", "run", pipe, "--lines", "-k", "1", "--write-deduplicated", out]
+    result = subprocess.run([str(a) for a in command], capture_output=True, text=True, timeout=120)
+    if writer.is_alive():  # refused unread: release the writer
+        pipe.read_text()
+    writer.join(timeout=10)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (
+        f"Error: --write-deduplicated writes a copy of a file or folder, not of the named pipe {pipe}: "
+        "write its content to a file and give that\n"
+    )
+    assert not out.exists()

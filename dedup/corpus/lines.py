@@ -3,6 +3,7 @@ lines: where a line ends, what a binary file given as lines is."""
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 from typing import BinaryIO
 
@@ -11,6 +12,15 @@ from .collected import Corpus, check_unique
 from .decoding import BINARY_SNIFF_BYTES, UTF8_BOM, decode, refuse_utf16
 
 STDIN = Path("-")
+
+
+def read_once(path: Path) -> bool:
+    """Standard input or a named pipe (`<(zcat docs.gz)`): what is read from it is gone, so a
+    second reader (`eval`'s exact run, the deduplicated copy) would find it empty."""
+    try:
+        return path == STDIN or stat.S_ISFIFO(path.stat().st_mode)
+    except OSError:
+        return False  # missing: the reader says so
 
 
 def read_names(ids_file: Path) -> list[object]:

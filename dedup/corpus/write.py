@@ -17,7 +17,7 @@ from ..settings import Settings
 from .columns import csv_cells_as_text, decoded_cells, decoded_column, id_strings
 from .decoding import UTF8_BOM
 from .folders import HIDDEN_FOLDER, walk_folder
-from .lines import STDIN, line_break
+from .lines import STDIN, line_break, read_once
 from .stamp import FileStamp, changed_files, stamp_input
 from .tables import is_table, load_table, table_format
 
@@ -29,6 +29,11 @@ def check_target(settings: Settings, out: Path) -> None:
     source = settings.inputs[0]
     if source == STDIN:
         raise UsageError("--write-deduplicated writes a copy of a file or folder, not of standard input")
+    if read_once(source):  # the copy reads the input again
+        raise UsageError(
+            f"--write-deduplicated writes a copy of a file or folder, not of the named pipe {source}: "
+            "write its content to a file and give that"
+        )
     check_name_length(out, f"--write-deduplicated {out.name}")
     if out.is_symlink():
         raise UsageError(f"{out} is a symlink; --write-deduplicated writes a new file or folder, not through a link")
