@@ -660,6 +660,29 @@ def test_an_input_path_that_is_not_utf8_is_refused_in_one_line_by_spark(spark, t
     )
 
 
+def test_standard_input_and_pipes_are_refused_by_spark_in_one_line(spark, tmp_path):
+    """Spark opens an input in the JVM: `<(zcat docs.gz)` (/dev/fd/N, a pipe of this process) named
+    one of the JVM's own open files there, whose lines were paired as the documents."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"one two three\none two three\n")
+    os.close(write_end)
+    try:
+        cases = {
+            "-": "--engine spark reads files, not standard input: write it to a file, or use --engine duckdb",
+            f"/dev/fd/{read_end}": f"--engine spark reads files, and /dev/fd/{read_end} is a pipe or a file of "
+            "this process only: write it to a file, or use --engine duckdb",
+            "/dev/stdin": "--engine spark reads files, and /dev/stdin is a pipe or a file of this process only: "
+            "write it to a file, or use --engine duckdb",
+        }
+        for given, message in cases.items():
+            work = tmp_path / "work"
+            result = runner.invoke(app, ["run", given, "--lines", "--engine", "spark", "--work-dir", str(work), "-q"])
+            assert result.exit_code == 2, (given, result.output)
+            assert result.stderr == f"Error: {message}\n"
+    finally:
+        os.close(read_end)
+
+
 @pytest.mark.slow
 def test_folder_links_special_files_and_underscore_folders_are_read_as_on_duckdb(spark, tmp_path):
     """Spark's own listing of a folder followed a symlink to a folder (a `loop -> .` link read

@@ -23,7 +23,7 @@ from ...corpus.columns import nan_ids
 from ...corpus.csv_check import check_csv
 from ...corpus.decoding import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF8_BOM, UTF16_BOMS, UTF16_SKIPPED
 from ...corpus.folders import HIDDEN_FILE, HIDDEN_FOLDER, path_id, walk_folder
-from ...corpus.lines import mac_lines_note, refuse_binary_lines
+from ...corpus.lines import STDIN, mac_lines_note, read_once, refuse_binary_lines
 from ...corpus.read import check_distinct_inputs
 from ...corpus.tables import COMPRESSED, check_dataset, check_json_lines, csv_delimiter, list_dataset, table_format
 from ...errors import InputError, UsageError
@@ -116,6 +116,7 @@ def _drop_bom(content: Any) -> Any:
 
 def _kind(engine: Any, path: str, settings: Settings) -> tuple[str, str | None]:
     """table, folder, lines or file, in the order of dedup.corpus.read.read_corpus, with a table's format."""
+    _refuse_a_stream(engine, path)
     fs, hadoop_path = engine._filesystem(path)
     if not fs.exists(hadoop_path):
         raise UsageError(f"input not found: {path}")
@@ -125,6 +126,25 @@ def _kind(engine: Any, path: str, settings: Settings) -> tuple[str, str | None]:
     if fs.getFileStatus(hadoop_path).isDirectory():
         return "folder", None
     return ("lines" if settings.lines else "file"), None
+
+
+# paths that name a file of the process that opens them: the JVM's /dev/fd/63 is not the driver's
+PROCESS_PATHS = ("/dev/fd/", "/dev/stdin", "/proc/")
+
+
+def _refuse_a_stream(engine: Any, path: str) -> None:
+    """Spark opens an input in its own processes (the JVM, the executors), and reads it more than
+    once. Standard input and a named pipe are read once by the driver's Python; a path such as
+    /dev/fd/63 (`<(zcat docs.gz)`) or /dev/stdin names another file there: Spark read one of the
+    JVM's open jars as the documents and paired its lines."""
+    if path == STDIN.as_posix():
+        raise UsageError("--engine spark reads files, not standard input: write it to a file, or use --engine duckdb")
+    local = engine.local_path(path)
+    if local is not None and (read_once(Path(local)) or local.startswith(PROCESS_PATHS)):
+        raise UsageError(
+            f"--engine spark reads files, and {path} is a pipe or a file of this process only: "
+            "write it to a file, or use --engine duckdb"
+        )
 
 
 def _table_format(engine: Any, path: str) -> str | None:
