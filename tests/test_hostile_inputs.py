@@ -14,6 +14,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.csv as pcsv
 import pyarrow.parquet as pq
+import pytest
 from typer.testing import CliRunner
 
 from dedup.cli import app
@@ -32,6 +33,20 @@ def test_a_fifo_as_database_is_refused_not_waited_on(tmp_path: Path) -> None:
     result = invoke("run", CLOUGH, "--db", fifo)
     assert result.exit_code == 2
     assert result.stderr == f"Error: the database path is not a regular file: {fifo}\n"
+
+
+@pytest.mark.parametrize("name", ["docs.csv", "docs.jsonl", "docs.parquet"])
+def test_a_named_pipe_given_as_a_table_is_refused_before_it_is_read(tmp_path: Path, name: str) -> None:
+    """A table is read more than once (a CSV is checked, then loaded): a `docs.csv` pipe hung in
+    DuckDB's second open, which no Ctrl-C or kill stops; the others failed with `lseek failed`."""
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    command = [sys.executable, "-m", "dedup", "run", str(fifo), "-q"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (
+        f"Error: input {fifo} is a named pipe, and a table is read more than once: write it to a file\n"
+    )
 
 
 def test_another_applications_database_is_refused_before_any_change(tmp_path: Path) -> None:

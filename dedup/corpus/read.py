@@ -21,7 +21,7 @@ from .collected import Corpus
 from .columns import read_arrow
 from .decoding import nearly_utf8_note
 from .folders import note_many_lines, path_id, read_file, read_folder
-from .lines import STDIN, check_names, read_lines, read_names
+from .lines import STDIN, check_names, read_lines, read_names, read_once
 from .spool import Spool
 from .tables import is_table, read_table
 
@@ -132,6 +132,10 @@ def read_corpus(
             raise UsageError(f"input not found: {path}")
         check_readable_kind(path)
         if is_table(path, lines):
+            if read_once(path):  # checked, then loaded: the second reader found it empty, or hung
+                raise UsageError(
+                    f"input {path} is a named pipe, and a table is read more than once: write it to a file"
+                )
             read_table(
                 corpus, path, id_column, text_column, prefix=path_id(path) if prefixed else None, delimiter=delimiter
             )
