@@ -94,8 +94,8 @@ def replacing(path: Path) -> Iterator[Path]:
     is written directly; a symlink's target is replaced, not the link. A new folder is written so
     too (`--write-deduplicated` of a folder): the caller makes the temporary name a folder."""
     target = Path(os.path.realpath(path))
-    try:
-        mode = target.stat().st_mode
+    try:  # the path's own stat: /dev/stdout on a pipe resolves to a name that is not a file
+        mode = path.stat().st_mode
     except OSError:
         mode = None
     if mode is not None and not stat.S_ISREG(mode):

@@ -167,6 +167,31 @@ def test_the_report_is_the_same_bytes_every_time(tmp_path, clough):
     assert report(db, tmp_path / "again.html") == page
 
 
+def test_the_report_goes_to_standard_output_as_asked(tmp_path, clough, monkeypatch):
+    """`-o -` wrote a file named `-`; `-o /dev/stdout` on a pipe failed (`No such file or
+    directory`: the name it resolves to is not a file)."""
+    import subprocess
+    import sys
+
+    db, _ = clough
+    invoke("report", db, "--output", tmp_path / "file.html")
+    page = (tmp_path / "file.html").read_bytes()
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    result = CliRunner().invoke(app, ["report", str(db), "-o", "-"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout_bytes == page
+    assert result.stderr.startswith("wrote the report to standard output (0.14 MB) in ")
+    for output in ("-", "/dev/stdout"):
+        piped = subprocess.run(
+            [sys.executable, "-m", "dedup", "report", str(db), "-o", output], capture_output=True, timeout=120
+        )
+        assert piped.returncode == 0, piped.stderr
+        assert piped.stdout == page
+    assert list(cwd.iterdir()) == []
+
+
 def test_a_run_without_pairs_still_reports(tmp_path):
     db = clough_db(tmp_path, "--threshold", "0.99")
     page = report(db, tmp_path / "report.html")

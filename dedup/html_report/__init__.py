@@ -14,7 +14,7 @@ from pathlib import Path
 from ..engines import open_engine
 from ..errors import DedupError, UsageError
 from ..records import check_finished, check_not_run_input
-from ..settings import Limits
+from ..settings import STDOUT, Limits
 from ..sqlfiles import query_paths, tables_needed
 from .data import gather
 from .page import write
@@ -50,7 +50,8 @@ def build_report(db: Path, output: Path, top: int = 10, sample_pairs: int = 20, 
             hint = "`dedup clusters DB` makes it" if missing == ["clusters"] else "make it with `dedup run ... --db`"
             raise DedupError(f"{db} has no {', '.join(missing)} table: {hint}")
         check_finished(engine, db)
-        check_not_run_input(engine, output, "--output")
+        if output != STDOUT:
+            check_not_run_input(engine, output, "--output")
         data = gather(engine, db, top=top, sample_pairs=sample_pairs, buckets=all(map(engine.has_table, buckets)))
     finally:
         engine.close()

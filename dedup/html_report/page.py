@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,10 +107,14 @@ def render(data: ReportData) -> str:
 
 
 def write(data: ReportData, output: Path) -> int:
-    """Write the page (UTF-8); return its size in bytes."""
+    """Write the page (UTF-8) to `output`, `-` for standard output; return its size in bytes."""
     from ..output import replacing
+    from ..settings import STDOUT
 
     encoded = render(data).encode("utf-8")
+    if output == STDOUT:
+        sys.stdout.buffer.write(encoded)
+        return len(encoded)
     with replacing(output) as target:
         target.write_bytes(encoded)
     return len(encoded)
