@@ -171,6 +171,10 @@ class Settings:
             raise UsageError(f"--seed must be between 0 and 2^63-1, got {self.seed}")
         if self.ids_file is not None and (not self.lines or len(self.inputs) != 1):
             raise UsageError("--ids names the lines of one --lines input: give --lines and one input")
+        files = {"--db": (self.db, "the database"), "--write-deduplicated": (self.write_deduplicated, "the copy")}
+        for option, (path, what) in files.items():
+            if path == STDOUT:  # it was made in the current folder, named `-`
+                raise UsageError(f"{option} -: {what} is written to a file, not to standard output; name the file")
         object.__setattr__(self, "banding", self._banding())
 
     def _coerce(self) -> None:
