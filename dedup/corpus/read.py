@@ -21,7 +21,7 @@ from .collected import Corpus
 from .columns import read_arrow
 from .decoding import nearly_utf8_note
 from .folders import note_many_lines, path_id, read_file, read_folder
-from .lines import STDIN, check_names, read_lines, read_names, read_once
+from .lines import STDIN, check_names, read_lines, read_names
 from .spool import Spool
 from .tables import is_table, read_table
 
@@ -130,12 +130,8 @@ def read_corpus(
             continue
         if not path.exists() and not path.is_symlink():
             raise UsageError(f"input not found: {path}")
-        check_readable_kind(path)
+        check_readable_kind(path, lines)
         if is_table(path, lines):
-            if read_once(path):  # checked, then loaded: the second reader found it empty, or hung
-                raise UsageError(
-                    f"input {path} is a named pipe, and a table is read more than once: write it to a file"
-                )
             read_table(
                 corpus, path, id_column, text_column, prefix=path_id(path) if prefixed else None, delimiter=delimiter
             )
@@ -152,9 +148,11 @@ def read_corpus(
     return corpus
 
 
-def check_readable_kind(path: Path) -> None:
+def check_readable_kind(path: Path, lines: bool) -> None:
     """Refuse a device or a socket given as an input (`/dev/zero` was read until memory ran out);
-    a named pipe is read as a file (`<(zcat docs.gz)`), as standard input is."""
+    a named pipe is read as a file (`<(zcat docs.gz)`), as standard input is, but not as a table:
+    a table is read more than once (checked, then loaded), and the second reader found the pipe
+    empty, or waited for a writer past Ctrl-C."""
     try:
         mode = path.stat().st_mode
     except OSError:
@@ -162,6 +160,8 @@ def check_readable_kind(path: Path) -> None:
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
         kind = "socket" if stat.S_ISSOCK(mode) else "device"
         raise UsageError(f"input {path} is a {kind}, not a file or folder: give files, folders, tables or -")
+    if stat.S_ISFIFO(mode) and is_table(path, lines):
+        raise UsageError(f"input {path} is a named pipe, and a table is read more than once: write it to a file")
 
 
 def check_distinct_inputs(inputs: Iterable[Path]) -> None:
