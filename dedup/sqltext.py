@@ -46,10 +46,16 @@ def _rotl(value: str, bits: int) -> str:
     return f"((({value} & {2 ** (64 - bits) - 1}::ubigint) << {bits}) | ({value} >> {64 - bits}))"
 
 
-def shingle_fingerprint(k: int, token: Callable[[int], str] = lambda j: f"fps[i + {j}]") -> str:
+def _window_token(j: int) -> str:
+    """The j-th token of the shingle whose first token is x, at (1-based) index i of the list fps:
+    x itself, then fps[i + j] (sql/02_shingles.sql's lambda x, i)."""
+    return "x" if j == 0 else f"fps[i + {j}]"
+
+
+def shingle_fingerprint(k: int, token: Callable[[int], str] = _window_token) -> str:
     """The v4 fingerprint of a shingle from the fingerprints token(j) of its k tokens (j = 0 ..
     k-1): the xor of token(j) rotated left by (k - 1 - j) mod 64 bits (docs/reference.md,
-    "Hashing"; tests/reference.py). By default the tokens of the shingle starting at index i of
+    "Hashing"; tests/reference.py). By default the tokens of the shingle starting at x, index i of
     the list fps (sql/02_shingles.sql); the window columns f0 .. f{k-1} in shingle_texts.sql."""
     terms = [token(j) if (k - 1 - j) % 64 == 0 else _rotl(token(j), (k - 1 - j) % 64) for j in range(k)]
     return balanced(terms, lambda a, b: f"xor({a}, {b})")

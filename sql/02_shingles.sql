@@ -14,7 +14,9 @@
 -- the token fingerprints (Lemire and Kaser, "Recursive n-gram hashing is pairwise independent, at
 -- best", 2010), computed by a generated expression with constant rotations (dedup/sqltext.py,
 -- shingle_fingerprint). h = the fingerprint's upper 32 bits, the input of the MinHash permutations.
--- Shingle i of a document takes fps[i .. i+k-1]; a document's fingerprints are one list, sorted,
+-- Shingle i of a document takes fps[i .. i+k-1]: the lambda runs over the shingles' first tokens
+-- (x = fps[i]) and reads the k-1 others by index (~10 % less time in this step than a lambda over
+-- range(1, n - k + 2) reading all k by index). A document's fingerprints are one list, sorted,
 -- and a fingerprint equal to the one before it is left out: distinct per document inside the row,
 -- ~40 % less time than a distinct over every (doc_id, fingerprint) row (a hash table as large as
 -- the table), and the same rows.
@@ -35,7 +37,7 @@ tokens as (
 {{ tokens_of_slices }}
 ),
 sorted as (
-    select doc_id, list_sort(list_transform(range(1, n - $k + 2), lambda i: {{ shingle_fingerprint }})) as fingerprints
+    select doc_id, list_sort(list_transform(fps[1 : n - $k + 1], lambda x, i: {{ shingle_fingerprint }})) as fingerprints
     from tokens
 ),
 distinct_fingerprints as (
