@@ -15,32 +15,27 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import shutil
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import duckdb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import workloads  # noqa: E402
+from process import run_measured  # noqa: E402
 
 WORK = Path(__file__).resolve().parent / "work"
 
 
 def measured(command: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (GiB) of one process."""
-    clock = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - clock
-    if status != 0:
-        raise SystemExit(f"{shlex.join(command)} failed: {process.stderr.read().decode() if process.stderr else ''}")
-    return seconds, usage.ru_maxrss / 2**20
+    """Wall seconds and peak RSS (GiB) of one process (benchmarks/process.py: its own peak, not
+    this script's)."""
+    run = run_measured(command)
+    return run.seconds, run.peak_mib / 2**10
 
 
 def added_documents(db: Path, path: Path) -> None:
