@@ -1,24 +1,30 @@
-"""A run's inputs put before its engine as `raw_documents` and `raw_skipped`, with their account
-(loaded, skipped, Latin-1) and the digest that starts every stage's resume fingerprint.
+"""A run's inputs, on the side of the engine that reads them: read (before the engine opens, when
+dedup reads them), put before the engine as `raw_documents` and `raw_skipped` with their account
+(loaded, skipped, Latin-1) and the digest that starts every stage's resume fingerprint, and
+written back without the dropped documents (--write-deduplicated).
 
-DuckDB's inputs, read by pyarrow (dedup.corpus.read) or given in memory, are registered as Arrow
-tables; Spark reads them with its own readers where the data is (dedup.engines.spark.read), so nothing
-funnels through the driver.
+`open_inputs` chooses by the engine's kind: on DuckDB, pyarrow reads the inputs (dedup.corpus.read)
+or they are given in memory, and they are registered as Arrow tables (`ReadByPython`); Spark
+reads them with its own readers where the data is (dedup.engines.spark.read), so nothing funnels
+through the driver (`ReadByEngine`). The pipeline asks the same of both and never which it has.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass, field
 
 import pyarrow as pa
 
 from .corpus.collected import duplicate_id
-from .corpus.read import Read
+from .corpus.read import Read, read_by_python
 from .corpus.spool import digest_tables
-from .engines import Engine
+from .corpus.stamp import FileStamp, stamp_input
+from .engines import Engine, engine_kind
 from .errors import UsageError
+from .reports import Progress
 from .settings import Settings
 from .sqlfiles import query, tables_needed
 from .stages import Plan
@@ -38,58 +44,139 @@ class Loaded:
         return self.loaded + self.skipped.num_rows
 
 
-def load_inputs(engine: Engine, settings: Settings, plan: Plan, read: Read | None = None) -> Loaded:
-    """Register raw_documents and raw_skipped on the engine: on DuckDB what dedup.corpus.read read,
-    on Spark settings.inputs read by Spark's readers.
-    Refused when the inputs lack documents that the kept database (--db) holds, unless --replace."""
-    if settings.db is not None:  # a DuckDB database file (--db is DuckDB's option)
-        tables, stages = engine.fetch_rows(query("foreign_tables", dialect=engine.dialect))[0]
-        if tables and not stages:
-            raise UsageError(
-                f"{settings.db} is a DuckDB database that dedup did not make ({tables} tables, none of them "
-                "`stages`): give a new file as --db"
-            )
-    if read is None:  # the engine reads the input paths itself
-        loaded = _load_by_engine(engine, settings, plan)
-    else:
-        loaded = _load_by_python(engine, read, plan)
-    indexed = [table for table in tables_needed("dropped_documents") if table != "raw_documents"]
-    if settings.db is not None and not settings.replace_documents and all(map(engine.has_table, indexed)):
-        # a kept database never loses documents silently
-        dropped, examples = engine.fetch_rows(plan.query("dropped_documents"))[0]
-        if dropped:
-            shown = ", ".join(repr(e) for e in examples) + (", ..." if dropped > len(examples) else "")
-            raise UsageError(
-                f"{settings.db} holds {counted(dropped, 'document')} that these inputs do not ({shown}); a run "
-                "would drop them: give --replace to rebuild it from these inputs alone, use `dedup add` to add "
-                "documents to it, or give another --db"
-            )
-    return loaded
+def open_inputs(settings: Settings, progress: Progress, documents: pa.Table | None = None) -> Inputs:
+    """The run's inputs (settings.inputs, or the documents given in memory) as its engine reads them."""
+    if engine_kind(settings.engine).reads_paths:
+        return ReadByEngine(settings, progress)
+    return ReadByPython(settings, progress, documents)
 
 
-def _load_by_python(engine: Engine, read: Read, plan: Plan) -> Loaded:
-    raw, skipped = read.raw, read.skipped
-    engine.register_arrow("raw_skipped", skipped)
-    if read.spool is not None:  # a large input, written out as it was read
-        engine.register_parquet("raw_documents", read.spool.written())
-        check_unique_ids(engine, plan)  # the ids of documents no longer held by Python, checked where they are
-        digest = digest_tables(skipped, start=read.spool.digest)
-        return Loaded(read.spool.documents, skipped, read.latin1, digest, read.notes)
-    assert raw is not None, "inputs registered twice"
-    read.raw = None  # the engine's registration is the only reference: freed once the documents stage ran
-    engine.register_arrow("raw_documents", raw)
-    return Loaded(raw.num_rows, skipped, read.latin1, digest_tables(raw, skipped), read.notes)
+class Inputs:
+    """What a run asks of its inputs, in this order: `read` (before the engine opens), `load` (onto
+    it), `write_copy` (once its clusters are built), `close` (always). `started`: when reading
+    began, by time.perf_counter(); `text_bytes`: the size of the documents' text once read before
+    the engine opens (it chooses the run's database), else None; `files_read`: the files whose
+    state the run's record keeps (dedup.records)."""
+
+    def __init__(self, settings: Settings, progress: Progress) -> None:
+        self.settings = settings
+        self.progress = progress
+        self.started = time.perf_counter()
+        self.files_read = settings.files_read
+
+    @property
+    def text_bytes(self) -> int | None:
+        return None
+
+    def read(self) -> None:
+        """Read what can be read before the engine opens."""
+
+    def load(self, engine: Engine, plan: Plan) -> Loaded:
+        """Register raw_documents and raw_skipped on the engine. Refused when the inputs lack
+        documents that the kept database (--db) holds, unless --replace."""
+        settings = self.settings
+        if settings.db is not None:  # a DuckDB database file (--db is DuckDB's option)
+            tables, stages = engine.fetch_rows(query("foreign_tables", dialect=engine.dialect))[0]
+            if tables and not stages:
+                raise UsageError(
+                    f"{settings.db} is a DuckDB database that dedup did not make ({tables} tables, none of them "
+                    "`stages`): give a new file as --db"
+                )
+        loaded = self.register(engine, plan)
+        indexed = [table for table in tables_needed("dropped_documents") if table != "raw_documents"]
+        if settings.db is not None and not settings.replace_documents and all(map(engine.has_table, indexed)):
+            # a kept database never loses documents silently
+            dropped, examples = engine.fetch_rows(plan.query("dropped_documents"))[0]
+            if dropped:
+                shown = ", ".join(repr(e) for e in examples) + (", ..." if dropped > len(examples) else "")
+                raise UsageError(
+                    f"{settings.db} holds {counted(dropped, 'document')} that these inputs do not ({shown}); a run "
+                    "would drop them: give --replace to rebuild it from these inputs alone, use `dedup add` to add "
+                    "documents to it, or give another --db"
+                )
+        return loaded
+
+    def register(self, engine: Engine, plan: Plan) -> Loaded:
+        raise NotImplementedError
+
+    def write_copy(self, engine: Engine) -> None:
+        """--write-deduplicated: the input without the documents that the built clusters drop."""
+        assert self.settings.write_deduplicated is None, "refused with this engine by dedup.options"
+
+    def close(self) -> None:
+        """Remove what reading left behind; never fails."""
 
 
-def _load_by_engine(engine: Engine, settings: Settings, plan: Plan) -> Loaded:
-    ids_from_columns, notes = engine.read_inputs(settings)
-    if ids_from_columns:  # every stage takes the ids to be unique, as DuckDB's reading checks
-        check_unique_ids(engine, plan)
-    digest = engine.fetch_rows(plan.query("spark_input_digest"))[0]
-    skipped = engine.fetch_arrow(plan.query("spark_skipped"))
-    latin1 = int(digest[2])
-    inputs_digest = hashlib.sha256(json.dumps([str(v) for v in digest]).encode()).hexdigest()
-    return Loaded(int(digest[1]), skipped, latin1, inputs_digest, notes)
+class ReadByPython(Inputs):
+    """The inputs read by pyarrow before the database opens (their size chooses it: in memory or a
+    file), or the documents given in memory; an input large enough is written to a spool file as
+    it is read (dedup.corpus.spool). With --write-deduplicated the input is stamped before it is
+    read and the copy is kept only if it still matches (dedup.corpus.stamp)."""
+
+    def __init__(self, settings: Settings, progress: Progress, documents: pa.Table | None = None) -> None:
+        super().__init__(settings, progress)
+        self.documents = documents
+        self.stamp: tuple[FileStamp, ...] | None = None
+        self.taken: Read | None = None
+        if documents is not None:
+            self.files_read = ()  # not the placeholder that stands for the documents in memory
+
+    @property
+    def text_bytes(self) -> int | None:
+        assert self.taken is not None, "read first"
+        return self.taken.text_bytes
+
+    def read(self) -> None:
+        if self.settings.write_deduplicated is not None:  # what the input holds before it is read
+            self.stamp = stamp_input(self.settings.inputs[0])
+        self.progress.start("read")
+        self.taken = read_by_python(self.settings, self.documents)
+
+    def register(self, engine: Engine, plan: Plan) -> Loaded:
+        read = self.taken
+        assert read is not None, "read first"
+        raw, skipped = read.raw, read.skipped
+        engine.register_arrow("raw_skipped", skipped)
+        if read.spool is not None:  # a large input, written out as it was read
+            engine.register_parquet("raw_documents", read.spool.written())
+            check_unique_ids(engine, plan)  # the ids of documents no longer held by Python, checked where they are
+            digest = digest_tables(skipped, start=read.spool.digest)
+            return Loaded(read.spool.documents, skipped, read.latin1, digest, read.notes)
+        assert raw is not None, "inputs registered twice"
+        read.raw = None  # the engine's registration is the only reference: freed once the documents stage ran
+        engine.register_arrow("raw_documents", raw)
+        return Loaded(raw.num_rows, skipped, read.latin1, digest_tables(raw, skipped), read.notes)
+
+    def write_copy(self, engine: Engine) -> None:
+        out = self.settings.write_deduplicated
+        if out is None:
+            return
+        from .corpus.write import write_deduplicated_input
+        from .index import clusters
+
+        # a --lines copy drops lines by number: with --ids, the ids are other names for them
+        dropped = clusters.dropped_positions(engine) if self.settings.lines else clusters.dropped_ids(engine)
+        write_deduplicated_input(self.settings, out, dropped, self.stamp)
+
+    def close(self) -> None:
+        if self.taken is not None:  # the engine that read its spool is closed
+            self.taken.close()
+
+
+class ReadByEngine(Inputs):
+    """The input paths read by the engine's own readers once it is up (Spark)."""
+
+    def register(self, engine: Engine, plan: Plan) -> Loaded:
+        self.progress.start("read")
+        self.started = time.perf_counter()  # the engine's start-up is not reading
+        ids_from_columns, notes = engine.read_inputs(self.settings)
+        if ids_from_columns:  # every stage takes the ids to be unique, as DuckDB's reading checks
+            check_unique_ids(engine, plan)
+        digest = engine.fetch_rows(plan.query("spark_input_digest"))[0]
+        skipped = engine.fetch_arrow(plan.query("spark_skipped"))
+        latin1 = int(digest[2])
+        inputs_digest = hashlib.sha256(json.dumps([str(v) for v in digest]).encode()).hexdigest()
+        return Loaded(int(digest[1]), skipped, latin1, inputs_digest, notes)
 
 
 def check_unique_ids(engine: Engine, plan: Plan) -> None:

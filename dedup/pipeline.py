@@ -14,13 +14,11 @@ from typing import Any
 import pyarrow as pa
 
 from .choices import Keep, PairsListed
-from .corpus.read import Read, read_by_python
-from .corpus.write import write_deduplicated_input
 from .engines import Engine, engine_kind, run_engine
 from .errors import EngineError, Interrupted
 from .index import clusters
 from .index.export import needs_clusters
-from .inputs import load_inputs
+from .inputs import open_inputs
 from .output import STREAM_ROWS
 from .records import checkpoints, input_fingerprint
 from .reports import Progress, RunResult, StageReport, Summary
@@ -69,66 +67,50 @@ def execute(
         with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
             kept = settings.replace(db=Path(folder) / "run.duckdb")
             return execute(kept, progress, on_open, documents, session=session, pairs_to=pairs_to)
-    listed, keep = settings.pairs, clusters_rule(settings)
-    write_deduplicated, exports = settings.write_deduplicated, settings.exports
+    listed, keep, exports = settings.pairs, clusters_rule(settings), settings.exports
     progress = progress or Progress()
     started = datetime.now(UTC)
-    clock = time.perf_counter()
-    read = None
-    stamp = None
-    if write_deduplicated is not None:  # what the input holds before it is read (see corpus.stamp)
-        from .corpus.stamp import stamp_input
-
-        stamp = stamp_input(settings.inputs[0])
-    if not engine_kind(settings.engine).reads_paths:  # read before the database opens: its size chooses it
-        progress.start("read")
-        read = read_by_python(settings, documents)
-    plan = compile_run(settings, settings.engine)
-    summary = Summary(
-        bands=settings.banding.bands, rows=settings.banding.rows, detection_probability=settings.detection_probability
-    )
-    # under --memory-limit, never in memory: an in-memory database's tables count against the limit
-    small = read is not None and settings.memory_limit is None and shingle_estimate(read, settings) <= SMALL_SHINGLES
+    inputs = open_inputs(settings, progress, documents)
     try:
-        with run_engine(settings, session, small) as engine:
+        inputs.read()  # before the database opens, where dedup reads them: their size chooses it
+        plan = compile_run(settings, settings.engine)
+        summary = Summary(
+            bands=settings.banding.bands,
+            rows=settings.banding.rows,
+            detection_probability=settings.detection_probability,
+        )
+        with run_engine(settings, session, is_small(inputs.text_bytes, settings)) as engine:
             if on_open is not None:
                 on_open(engine)
             progress.attach(engine)
-            if read is None:  # Spark reads where the data is, once its session is up
-                progress.start("read")
-                clock = time.perf_counter()
-            inputs = load_inputs(engine, settings, plan, read)
-            summary.stages.append(StageReport("read", inputs.read, time.perf_counter() - clock))
+            loaded = inputs.load(engine, plan)
+            summary.stages.append(StageReport("read", loaded.read, time.perf_counter() - inputs.started))
             progress.finish(summary.stages[-1])
-            read_files = settings.files_read if documents is None else ()  # not the placeholder of documents in memory
-            done = checkpoints(engine, plan.options, started, read_files)
+            done = checkpoints(engine, plan.options, started, inputs.files_read)
             try:
-                fingerprint = input_fingerprint(plan.options, inputs.digest)  # the same rule on every engine
+                fingerprint = input_fingerprint(plan.options, loaded.digest)  # the same rule on every engine
                 summary.stages += run_stages(engine, done, plan, fingerprint, progress)
             finally:
                 engine.unregister("raw_documents")
                 engine.unregister("raw_skipped")
-            summary.account(inputs.loaded, inputs.skipped.num_rows, inputs.latin1)
+            summary.account(loaded.loaded, loaded.skipped.num_rows, loaded.latin1)
             summary.copy_groups, summary.copies, summary.distinct_texts = engine.fetch_rows(plan.query("exact_copies"))[
                 0
             ]
-            summary.notes = inputs.notes
+            summary.notes = loaded.notes
             seconds = {s.name: round(s.seconds, 4) for s in summary.stages}
             table = None
             if pairs_to is None and listed == PairsListed.none:
                 table = PAIRS_SCHEMA.empty_table()
             elif pairs_to is None:
                 table = engine.fetch_arrow(plan.query(PAIRS_QUERY[listed]))
-            result = RunResult(table, summary, inputs.skipped)
+            result = RunResult(table, summary, loaded.skipped)
             if keep is not None:  # the clusters table (on Spark under the work folder, by the same SQL)
                 result.dropped = clusters.build(engine, keep)
             # recorded finished once every table is the run's own, the clusters too (until then the
             # index commands refuse a database whose run stopped half-way: dedup.records)
             done.finish_run(summary.counts(), seconds)
-            if result.dropped is not None and write_deduplicated is not None:
-                # a --lines copy drops lines by number: with --ids, the ids are other names for them
-                dropped = clusters.dropped_positions(engine) if settings.lines else clusters.dropped_ids(engine)
-                write_deduplicated_input(settings, write_deduplicated, dropped, stamp)
+            inputs.write_copy(engine)  # --write-deduplicated, by the clusters' keep rule
             if pairs_to is not None and listed != PairsListed.none:  # streamed in batches: bounded memory
                 reader = engine.stream_arrow(plan.query(PAIRS_QUERY[listed]), STREAM_ROWS)
                 assert reader is not None, "a query has rows"
@@ -146,8 +128,7 @@ def execute(
             raise
         raise EngineError(f"{error} (finished stages are kept in {settings.db}; run again to resume)") from None
     finally:
-        if read is not None:  # the engine that read its spool is closed
-            read.close()
+        inputs.close()  # once the engine that read its spool is closed
 
 
 PAIRS_QUERY = {PairsListed.all: "export_pairs", PairsListed.between_groups: "export_pairs_between_groups"}
@@ -165,6 +146,10 @@ NOTHING_KEPT = "interrupted; a run without --db keeps nothing (give --db to resu
 SMALL_SHINGLES = 16_000_000
 
 
-def shingle_estimate(read: Read, settings: Settings) -> int:
-    """About how many shingle rows a run makes (by its text bytes): whether its tables stay in memory."""
-    return read.text_bytes // BYTES_PER_SHINGLE[settings.shingle_type]
+def is_small(text_bytes: int | None, settings: Settings) -> bool:
+    """Whether a run's tables stay in memory: about how many shingle rows it makes, by the text
+    bytes read before the engine opened (None: its engine reads them), under no --memory-limit (an
+    in-memory database's tables count against the limit)."""
+    if text_bytes is None or settings.memory_limit is not None:
+        return False
+    return text_bytes // BYTES_PER_SHINGLE[settings.shingle_type] <= SMALL_SHINGLES
