@@ -65,6 +65,25 @@ def test_a_folder_of_parquet_files_is_one_table(tmp_path, expected):
     assert pairs_csv(folder, "--threshold", "0.6") == expected
 
 
+def test_a_folder_is_a_dataset_when_every_file_but_hidden_ones_is_parquet(tmp_path):
+    from dedup.corpus.tables import table_format
+
+    folder = tmp_path / "data"
+    (folder / "k=1").mkdir(parents=True)
+    assert table_format(folder) is None  # no file at all
+    (folder / "_SUCCESS").write_text("")
+    (folder / ".part.crc").write_text("")
+    (folder / "gone.txt").symlink_to(tmp_path / "missing")  # a broken link is no file
+    assert table_format(folder) is None  # hidden names only
+    pq.write_table(pa.table({"text": ["a"]}), folder / "k=1" / "part-0.parquet")
+    assert table_format(folder) == "parquet"
+    (folder / "k=1" / "notes.TXT").write_text("a note")
+    assert table_format(folder) is None  # one text file anywhere: a folder of documents
+    (folder / "k=1" / "notes.TXT").unlink()
+    (folder / "z.PARQUET").write_bytes((folder / "k=1" / "part-0.parquet").read_bytes())
+    assert table_format(folder) == "parquet"
+
+
 def test_delimiter_and_a_csv_error_that_names_the_line(tmp_path, expected):
     path = tmp_path / "docs.csv"
     write_delimited(path, ";")
