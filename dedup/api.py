@@ -87,7 +87,6 @@ def run(
     """
     given = dict(locals())  # the options, named as Settings' fields but for those below
     from .documents import as_table, is_in_memory
-    from .engines import engine_kind
     from .options import run_options
     from .pipeline import execute
 
@@ -100,8 +99,6 @@ def run(
     given["inputs"] = inputs if inputs is not None else Path("<documents>")
     table = as_table(documents, id_column, text_column) if documents is not None else None
     settings = run_options(in_memory=table is not None, **given)
-    if table is not None and engine_kind(settings.engine).reads_paths:
-        raise UsageError(f"engine='{engine}' reads paths (Spark's readers); give inputs, not documents")
     result = execute(settings, documents=table, session=session)
     assert result.pairs is not None, "a table is returned when no stream is asked for"
     return result.pairs

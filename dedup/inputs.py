@@ -45,8 +45,13 @@ class Loaded:
 
 
 def open_inputs(settings: Settings, progress: Progress, documents: pa.Table | None = None) -> Inputs:
-    """The run's inputs (settings.inputs, or the documents given in memory) as its engine reads them."""
+    """The run's inputs (settings.inputs, or the documents given in memory) as its engine reads them;
+    documents in memory are refused on an engine that reads paths itself."""
     if engine_kind(settings.engine).reads_paths:
+        if documents is not None:
+            raise UsageError(
+                f"engine='{settings.engine.value}' reads paths (its own readers); give inputs, not documents"
+            )
         return ReadByEngine(settings, progress)
     return ReadByPython(settings, progress, documents)
 

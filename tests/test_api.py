@@ -58,6 +58,9 @@ def test_bad_documents_are_one_clear_error():
         dedup.run(pa.table({"body": ["x"]}))
     with pytest.raises(dedup.api.UsageError, match="either inputs"):
         dedup.run()
+    # Spark reads paths with its own readers, where the data is: refused before a session starts
+    with pytest.raises(dedup.api.UsageError, match="engine='spark' reads paths .* give inputs, not documents"):
+        dedup.run(documents=TEXTS, engine="spark")
 
 
 def test_a_dict_of_documents_is_ids_to_texts_and_a_set_is_refused(tmp_path):
