@@ -10,9 +10,14 @@ import pytest
 from typer.testing import CliRunner
 
 from dedup.cli import app
-from dedup.corpus.read import read_by_python, read_corpus
+from dedup.corpus.read import read_by_python, read_inputs
 from dedup.errors import InputError, UsageError
 from dedup.settings import Settings
+
+
+def read_corpus(inputs, **options):
+    """The corpus of `inputs` read with these input options, as a run reads it."""
+    return read_inputs(Settings(inputs=tuple(inputs), **options))
 
 
 def docs(corpus) -> dict:

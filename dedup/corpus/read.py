@@ -83,8 +83,8 @@ def spool_folder(settings: Settings) -> Path | None:
 
 
 def read_inputs(settings: Settings, spool: Spool | None = None) -> Corpus:
-    """The corpus that settings.inputs name, read with the run's input options (written to the
-    spool as it is read, if one is given)."""
+    """The corpus that settings.inputs name, in order, each input by the reader of its kind, read
+    with the run's input options (written to the spool as it is read, if one is given)."""
     corpus = Corpus(spool=spool)
     if settings.ids_file is not None:
         corpus.names = read_names(settings.ids_file)
@@ -92,34 +92,7 @@ def read_inputs(settings: Settings, spool: Spool | None = None) -> Corpus:
         from ..cleanup import html_to_text  # html.parser only for --strip-html
 
         corpus.text_map = html_to_text
-    read_corpus(
-        settings.inputs,
-        lines=settings.lines,
-        id_column=settings.id_column,
-        text_column=settings.text_column,
-        include_hidden=settings.include_hidden,
-        delimiter=settings.delimiter,
-        follow_links=settings.follow_links,
-        corpus=corpus,
-    )
-    if settings.ids_file is not None:
-        check_names(corpus, settings.ids_file)
-    return corpus
-
-
-def read_corpus(
-    inputs: Iterable[Path],
-    *,
-    lines: bool = False,
-    id_column: str | None = None,
-    text_column: str = "text",
-    include_hidden: bool = False,
-    delimiter: str | None = None,
-    follow_links: bool = False,
-    corpus: Corpus | None = None,
-) -> Corpus:
-    inputs = list(inputs)
-    corpus = corpus if corpus is not None else Corpus()
+    inputs, lines = settings.inputs, settings.lines
     prefixed = len(inputs) > 1
     if inputs.count(STDIN) > 1:
         raise UsageError("`-` (standard input) can be given once")
@@ -133,10 +106,15 @@ def read_corpus(
         check_readable_kind(path, lines)
         if is_table(path, lines):
             read_table(
-                corpus, path, id_column, text_column, prefix=path_id(path) if prefixed else None, delimiter=delimiter
+                corpus,
+                path,
+                settings.id_column,
+                settings.text_column,
+                prefix=path_id(path) if prefixed else None,
+                delimiter=settings.delimiter,
             )
         elif path.is_dir():
-            read_folder(corpus, path, path if prefixed else None, include_hidden, follow_links)
+            read_folder(corpus, path, path if prefixed else None, settings.include_hidden, settings.follow_links)
         elif lines:
             read_lines(corpus, path, prefix=path_id(path) if prefixed else None)
         else:
@@ -145,6 +123,8 @@ def read_corpus(
     corpus.check_unique()
     if corpus.nearly_utf8:
         corpus.notes.append(nearly_utf8_note(corpus.nearly_utf8))
+    if settings.ids_file is not None:
+        check_names(corpus, settings.ids_file)
     return corpus
 
 

@@ -115,7 +115,7 @@ def _drop_bom(content: Any) -> Any:
 
 
 def _kind(engine: Any, path: str, settings: Settings) -> tuple[str, str | None]:
-    """table, folder, lines or file, in the order of dedup.corpus.read.read_corpus, with a table's format."""
+    """table, folder, lines or file, in the order of dedup.corpus.read.read_inputs, with a table's format."""
     _refuse_a_stream(engine, path)
     fs, hadoop_path = engine._filesystem(path)
     if not fs.exists(hadoop_path):
