@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import stat
 import sys
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +34,6 @@ class Read:
     skipped: pa.Table
     latin1: int
     notes: list[str]
-    started: float  # time.perf_counter() when reading began
     spool: Spool | None = None  # the documents, when an input this large was written out as it was read
 
     @property
@@ -53,7 +51,6 @@ class Read:
 def read_by_python(settings: Settings, documents: pa.Table | None = None) -> Read:
     """settings.inputs, or the documents given, read by pyarrow into Arrow tables; an input past
     SPOOL_BYTES of text written out to a Parquet file as it is read (see dedup.corpus.spool)."""
-    started = time.perf_counter()
     folder = spool_folder(settings)
     spool = Spool(folder)
     try:
@@ -71,7 +68,7 @@ def read_by_python(settings: Settings, documents: pa.Table | None = None) -> Rea
         raise
     # The texts as Python strings (~300 MB at 1M short documents) are freed on return.
     kept = spool if corpus.written else None
-    return Read(raw, corpus.skipped_arrow(), corpus.latin1, list(corpus.notes), started, kept)
+    return Read(raw, corpus.skipped_arrow(), corpus.latin1, list(corpus.notes), kept)
 
 
 def spool_folder(settings: Settings) -> Path | None:
