@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -236,8 +237,27 @@ def write_csv(table: pa.Table | pa.RecordBatch, stream: TextIO, header: bool = T
     for index, kind in enumerate(table.schema.types):
         if pa.types.is_nested(kind) or _is_bytes(kind):
             columns[index] = [_csv_cell(value) for value in columns[index]]
-    for row in zip(*columns, strict=True):
-        writer.writerow(["" if value is None else value for value in row])
+    rows = (["" if value is None else value for value in row] for row in zip(*columns, strict=True))
+    if not any(_holds_cr(column) for column in columns):
+        writer.writerows(rows)
+        return
+    # csv quotes a cell holding a character of its line terminator, so a lone CR ("old mac\rtext")
+    # was written bare and read back as a line break, splitting the row. A row holding a CR is written
+    # with "\r\n" as terminator, which quotes exactly such cells, and ends with "\n" as every row does.
+    buffer = io.StringIO()
+    quoting_cr = csv.writer(buffer, lineterminator="\r\n")
+    for row in rows:
+        if any(isinstance(value, str) and "\r" in value for value in row):
+            buffer.seek(0)
+            buffer.truncate()
+            quoting_cr.writerow(row)
+            stream.write(buffer.getvalue()[:-2] + "\n")
+        else:
+            writer.writerow(row)
+
+
+def _holds_cr(column: list[object]) -> bool:
+    return any(isinstance(value, str) and "\r" in value for value in column)
 
 
 def _csv_cell(value: object) -> object:

@@ -266,3 +266,38 @@ def test_ids_of_other_types_are_named_as_arrow_writes_them_and_deduplicated(tmp_
     result = runner.invoke(app, ["run", str(corpus), "-t", "0.5", "-q", "--write-deduplicated", str(out)])
     assert result.exit_code == 0, result.output
     assert pq.read_table(out).column("id").to_pylist() == ids[:1].to_pylist()
+
+
+def test_a_lone_cr_in_a_text_or_an_id_reads_back_from_every_csv_dedup_writes(tmp_path):
+    """csv.writer quoted a cell only for the characters of its "\\n" terminator, so a lone CR was
+    written bare and read back as a line break: the deduplicated copy split a document in two rows,
+    and pyarrow, DuckDB and dedup refused it. Every CSV dedup writes reads back cell for cell."""
+    corpus = tmp_path / "in.csv"
+    rows = [["1", "old mac\rtext"], ["x\ry", TEXT], ["3", TEXT], ["4", TEXT + " and more"]]
+    with corpus.open("w", newline="") as f:
+        csv.writer(f).writerows([["id", "text"], *rows])
+    copy, pairs, duplicates = tmp_path / "out.csv", tmp_path / "pairs.csv", tmp_path / "dups.csv"
+    db, exported = tmp_path / "run.duckdb", tmp_path / "exported.csv"
+    result = runner.invoke(
+        app,
+        ["run", str(corpus), "-q", "--threshold", "0.5", "--db", str(db), "-o", str(pairs)]
+        + ["--export", f"duplicates={duplicates}", "--write-deduplicated", str(copy)],
+    )
+    assert result.exit_code == 0, result.output
+    assert runner.invoke(app, ["export", str(db), "--what", "pairs", "-o", str(exported)]).exit_code == 0
+    streamed = runner.invoke(app, ["run", str(corpus), "-q", "--threshold", "0.5", "--format", "csv"])
+    assert streamed.exit_code == 0, streamed.output
+
+    def cells(text: str | bytes, columns: int = 2) -> list[list[str]]:
+        data = io.BytesIO(text if isinstance(text, bytes) else text.encode())
+        read = pcsv.read_csv(data, convert_options=pcsv.ConvertOptions(strings_can_be_null=False))
+        return [row[:columns] for row in zip(*(c.to_pylist() for c in read.columns), strict=True)]
+
+    expected_pairs = [["3", "x\ry"], ["3", "4"], ["4", "x\ry"]]
+    for text in (pairs.read_bytes(), exported.read_bytes(), streamed.stdout):
+        assert [[str(a), str(b)] for a, b in cells(text)] == expected_pairs
+    assert [[str(a), b] for a, b in cells(duplicates.read_bytes())] == [["3", "x\ry"], ["4", "x\ry"]]
+    assert [[str(a), b] for a, b in cells(copy.read_bytes())] == rows[:2]
+    # dedup reads its own copy back: the two documents it kept, the CR text whole
+    again = runner.invoke(app, ["run", str(copy), "-q", "--threshold", "0.5", "--db", str(tmp_path / "again.duckdb")])
+    assert again.exit_code == 0, again.output
