@@ -186,7 +186,7 @@ class Index:
             check_type(name, value, kind)
         with open_index(self.path, read_only=True) as con:
             # an id as dedup.run returned it (a line number is an int) or as typed: compared as text
-            doc_id = None if id is None else str(id)
+            doc_id = None if id is None else id_text(id)
             return query_index(con, text=text, doc_id=doc_id, min_jaccard=min_jaccard, min_bands=min_bands)
 
     def explain(self, id_a: str | int, id_b: str | int, examples: int = 3) -> Explanation:
@@ -197,16 +197,18 @@ class Index:
 
         check_type("examples", examples, Integral)
         with open_index(self.path, read_only=True) as con:
-            return explain_pair(con, str(id_a), str(id_b), examples)
+            return explain_pair(con, id_text(id_a), id_text(id_b), examples)
 
-    def remove(self, ids: str | int | Iterable[str | int]) -> int:
+    def remove(self, ids: str | int | bytes | Iterable[str | int | bytes]) -> int:
         """Remove documents (one id, or a list of ids) and their pairs; returns how many were removed.
-        One string is one id, never its characters (`remove("12")` is not `remove(["1", "2"])`)."""
+        One string or bytes value is one id, never its characters (`remove("12")` is not
+        `remove(["1", "2"])`, and `remove(b"12")` not the ids 49 and 50)."""
         from .index.documents import open_index, remove_documents
 
-        given = [ids] if isinstance(ids, (str, int)) else list(ids)
+        given = list(ids) if isinstance(ids, Iterable) and not isinstance(ids, (str, bytes, bytearray)) else [ids]
+        texts = [id_text(i) for i in given]
         with open_index(self.path) as con:
-            return remove_documents(con, [str(i) for i in given])
+            return remove_documents(con, texts)
 
     def clusters(self, keep: str = "first") -> pa.Table:
         """(Re)build the clusters with this survivor rule and return the clusters of two or more."""
@@ -242,3 +244,19 @@ class Index:
 
         with open_index(self.path, read_only=True) as con:
             return document_list(con)
+
+
+def id_text(value: object) -> str:
+    """A document id given to the API as the index names it: text as it is, an integer (Python's or
+    numpy's) in decimal, bytes as UTF-8 text (as a binary id column is read). Anything else is
+    refused: str() of a float or a tuple names no document."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, (bytes, bytearray)):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            raise UsageError(f"the id {bytes(value)!r} is not UTF-8 text; ids are text or integers") from None
+    raise UsageError(f"an id is text or an integer, not {type(value).__name__}: {value!r}")

@@ -125,6 +125,27 @@ def test_remove_of_one_string_removes_that_id_not_its_characters(tmp_path):
     assert sorted(ids) == [1, 2, 4, 5, 6, 7, 8, 9, 10, 11]
 
 
+def test_remove_of_bytes_or_a_numpy_integer_removes_that_one_id(tmp_path):
+    """Index.remove(b"12") iterated the bytes as integers and removed the documents 49 and 50; a
+    numpy integer was a TypeError. Bytes are one id as UTF-8 text, a numpy integer one id in decimal;
+    what names no id (a float, bytes that are not UTF-8) is refused before anything is removed."""
+    import numpy as np
+
+    db = tmp_path / "index.duckdb"
+    dedup.run(documents=[f"document number {i} of its own words" for i in range(60)], db=db)
+    index = dedup.Index(db)
+    assert index.remove(b"12") == 1
+    assert index.remove(np.int64(13)) == 1
+    assert index.remove([bytearray(b"14"), np.int32(15), "16", 17]) == 4
+    for bad, message in ((1.0, "not float: 1.0"), (b"\xff", "is not UTF-8 text"), ([True], "not bool")):
+        with pytest.raises(dedup.api.UsageError, match=message):
+            index.remove(bad)
+    ids = index.documents().column("id").to_pylist()
+    assert sorted(ids) == [i for i in range(1, 61) if i not in (12, 13, 14, 15, 16, 17)]
+    assert index.query(id=np.int64(20)).num_rows == 0
+    assert str(index.explain(b"20", np.int64(21))).startswith("a: 20  (27 shingles)\nb: 21  (27 shingles)\n")
+
+
 @pytest.mark.parametrize(
     "options,message",
     [
