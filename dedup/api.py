@@ -15,6 +15,7 @@ from .errors import UsageError
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from .choices import Keep, Resolve
     from .index.explain import Explanation
 
 Inputs = Any  # a path, a list of paths, or documents (see dedup.documents.as_table)
@@ -47,6 +48,7 @@ def run(
     memory_limit: str | None = None,
     temp_dir: str | Path | None = None,
     keep: str | None = None,
+    resolve: str | None = None,
     write_deduplicated: str | Path | None = None,
     exports: Mapping[str, str | Path] | None = None,
     engine: str = "duckdb",
@@ -142,16 +144,21 @@ class Index:
         return f"dedup.Index({str(self.path)!r})"
 
     def add(
-        self, inputs: Inputs = None, *, documents: Any = None, replace: bool = False, keep: str | None = None
+        self,
+        inputs: Inputs = None,
+        *,
+        documents: Any = None,
+        replace: bool = False,
+        keep: str | None = None,
+        resolve: str | None = None,
     ) -> str:
         """Add documents (paths as `dedup add` reads them, or documents in memory); returns the summary.
-        keep: the survivor rule of the clusters, by default the rule they were built by."""
-        from .choices import Keep, choose
+        keep, resolve: the survivor rule of the clusters, by default the rule they were built by."""
         from .documents import as_table, is_in_memory
         from .index.documents import add_documents, open_index
         from .settings import check_type
 
-        rule = choose(Keep, keep, "keep") if keep is not None else None
+        order, rule = _rule(keep, resolve)
         check_type("replace", replace, bool)
         if documents is None and is_in_memory(inputs):
             inputs, documents = None, inputs
@@ -160,7 +167,7 @@ class Index:
         table = as_table(documents) if documents is not None else None
         paths = _paths(inputs) if inputs is not None else (Path("<documents>"),)
         with open_index(self.path) as con:
-            report = add_documents(con, paths, replace=replace, keep=rule, documents=table)
+            report = add_documents(con, paths, replace=replace, keep=order, resolve=rule, documents=table)
         return report.rsplit(";", 1)[0]  # without the seconds, so the result is reproducible
 
     def query(
@@ -199,7 +206,9 @@ class Index:
         with open_index(self.path, read_only=True) as con:
             return explain_pair(con, id_text(id_a), id_text(id_b), examples)
 
-    def remove(self, ids: str | int | bytes | Iterable[str | int | bytes]) -> int:
+    def remove(
+        self, ids: str | int | bytes | Iterable[str | int | bytes], keep: str | None = None, resolve: str | None = None
+    ) -> int:
         """Remove documents (one id, or a list of ids) and their pairs; returns how many were removed.
         One string or bytes value is one id, never its characters (`remove("12")` is not
         `remove(["1", "2"])`, and `remove(b"12")` not the ids 49 and 50)."""
@@ -207,21 +216,29 @@ class Index:
 
         given = list(ids) if isinstance(ids, Iterable) and not isinstance(ids, (str, bytes, bytearray)) else [ids]
         texts = [id_text(i) for i in given]
+        order, rule = _rule(keep, resolve)
         with open_index(self.path) as con:
-            return remove_documents(con, texts)
+            return remove_documents(con, texts, keep=order, resolve=rule)
 
-    def clusters(self, keep: str = "first") -> pa.Table:
-        """(Re)build the clusters with this survivor rule and return the clusters of two or more."""
-        return self.export("clusters", keep=keep)
+    def clusters(self, keep: str | None = None, resolve: str | None = None) -> pa.Table:
+        """The clusters of two or more, rebuilt first by the rule given where it differs from theirs."""
+        return self.export("clusters", keep=keep, resolve=resolve)
 
-    def export(self, what: str = "pairs", output: str | Path | None = None, keep: str | None = None) -> pa.Table:
-        """pairs, clusters, duplicates, survivors or adjacency as a table; also written to `output` if given."""
-        from .choices import ExportKind, Keep, choose
+    def export(
+        self,
+        what: str = "pairs",
+        output: str | Path | None = None,
+        keep: str | None = None,
+        resolve: str | None = None,
+    ) -> pa.Table:
+        """pairs, clusters, duplicates, survivors or adjacency as a table; also written to `output` if given.
+        keep, resolve: the survivor rule (by default the clusters' own, else first and verified)."""
+        from .choices import ExportKind, choose
         from .index.documents import open_index
         from .index.export import export_format, export_table, write_export
 
         kind = choose(ExportKind, what, "what")
-        rule = choose(Keep, keep, "keep") if keep is not None else None
+        order, rule = _rule(keep, resolve)
 
         if output is not None:
             from .output import check_targets
@@ -233,7 +250,7 @@ class Index:
                 from .records import check_not_run_input
 
                 check_not_run_input(con, Path(output), "output")
-            table = export_table(con, kind, rule)
+            table = export_table(con, kind, order, rule)
         if output is not None:
             write_export(table, Path(output), kind)
         return table
@@ -244,6 +261,16 @@ class Index:
 
         with open_index(self.path, read_only=True) as con:
             return document_list(con)
+
+
+def _rule(keep: str | None, resolve: str | None) -> tuple[Keep | None, Resolve | None]:
+    """keep= and resolve= as given to the API: checked choices, None when not given."""
+    from .choices import Keep, Resolve, choose
+
+    return (
+        choose(Keep, keep, "keep") if keep is not None else None,
+        choose(Resolve, resolve, "resolve") if resolve is not None else None,
+    )
 
 
 def id_text(value: object) -> str:

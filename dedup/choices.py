@@ -30,12 +30,20 @@ class Method(StrEnum):
 
 
 class Keep(StrEnum):
-    """Which document of a cluster survives; ties are always broken by id."""
+    """The order in which documents are preferred as survivors (ties: input position under the
+    verified rule, id under the components rule)."""
 
     first = "first"  # earliest in input order
     min_id = "min-id"  # smallest id
     longest = "longest"  # longest text (code points)
     shortest = "shortest"  # shortest text
+
+
+class Resolve(StrEnum):
+    """Which documents survive (sql/queries/clusters/)."""
+
+    verified = "verified"  # walking the --keep order, a document is dropped only for a kept verified pair
+    components = "components"  # one document per connected component of the pairs
 
 
 class ExportKind(StrEnum):

@@ -13,7 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .choices import Keep, PairsListed
+from .choices import Keep, PairsListed, Resolve
 from .engines import Engine, engine_kind, run_engine
 from .errors import EngineError, Interrupted
 from .index import clusters
@@ -29,8 +29,9 @@ from .stages import BYTES_PER_SHINGLE, compile_run
 __all__ = ["execute", "Progress", "RunResult", "StageReport", "Summary"]
 
 
-def clusters_rule(settings: Settings) -> Keep | None:
-    """The rule a run builds its clusters by (--keep, else first), or None when it builds none: on
+def clusters_rule(settings: Settings) -> clusters.Rule | None:
+    """The rule a run builds its clusters by (--keep, else first; --resolve, else verified), or None
+    when it builds none: on
     DuckDB with every database it keeps (--db, or the temporary one of --write-deduplicated) and
     every export; on Spark, where they are a table under the work folder, only when --keep is given
     or an export needs them."""
@@ -38,8 +39,9 @@ def clusters_rule(settings: Settings) -> Keep | None:
     if engine_kind(settings.engine).keeps_clusters:
         built = settings.db is not None or settings.write_deduplicated is not None or bool(exports)
     else:
-        built = settings.keep is not None or any(needs_clusters(what) for what, _ in exports)
-    return (settings.keep or Keep.first) if built else None
+        given = settings.keep is not None or settings.resolve is not None
+        built = given or any(needs_clusters(what) for what, _ in exports)
+    return clusters.Rule(settings.keep or Keep.first, settings.resolve or Resolve.verified) if built else None
 
 
 def execute(
@@ -67,7 +69,7 @@ def execute(
         with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
             kept = settings.replace(db=Path(folder) / "run.duckdb")
             return execute(kept, progress, on_open, documents, session=session, pairs_to=pairs_to)
-    listed, keep, exports = settings.pairs, clusters_rule(settings), settings.exports
+    listed, rule, exports = settings.pairs, clusters_rule(settings), settings.exports
     progress = progress or Progress()
     started = datetime.now(UTC)
     inputs = open_inputs(settings, progress, documents)
@@ -105,12 +107,14 @@ def execute(
             elif pairs_to is None:
                 table = engine.fetch_arrow(plan.query(PAIRS_QUERY[listed]))
             result = RunResult(table, summary, loaded.skipped)
-            if keep is not None:  # the clusters table (on Spark under the work folder, by the same SQL)
-                result.dropped = clusters.build(engine, keep)
+            counts: dict[str, object] = dict(summary.counts())
+            if rule is not None:  # the clusters table (on Spark under the work folder, by the same SQL)
+                result.dropped = clusters.build(engine, *rule)
+                counts["survivors"] = {**rule.recorded(), "dropped": result.dropped}
             # recorded finished once every table is the run's own, the clusters too (until then the
             # index commands refuse a database whose run stopped half-way: dedup.records)
-            done.finish_run(summary.counts(), seconds)
-            inputs.write_copy(engine)  # --write-deduplicated, by the clusters' keep rule
+            done.finish_run(counts, seconds)
+            inputs.write_copy(engine)  # --write-deduplicated, by the clusters' rule
             if pairs_to is not None and listed != PairsListed.none:  # streamed in batches: bounded memory
                 reader = engine.stream_arrow(plan.query(PAIRS_QUERY[listed]), STREAM_ROWS)
                 assert reader is not None, "a query has rows"

@@ -110,7 +110,7 @@ class StageTable:
         self.engine.execute(query("stages_insert", values, self.engine.dialect))
         return rows
 
-    def finish_run(self, counts: dict[str, int], seconds: dict[str, float]) -> None:
+    def finish_run(self, counts: Mapping[str, object], seconds: dict[str, float]) -> None:
         with self.engine.atomic(RUN_NOT_FINISHED):
             self.engine.execute(query("runs_create", dialect=self.engine.dialect))
             self.engine.execute(query("runs_forget_unfinished", dialect=self.engine.dialect))
@@ -132,7 +132,11 @@ def forget_stages(engine: Engine) -> None:
 
 
 def record_run(
-    engine: Engine, options: Mapping[str, object], counts: dict[str, int], seconds: dict[str, float], started: datetime
+    engine: Engine,
+    options: Mapping[str, object],
+    counts: Mapping[str, object],
+    seconds: dict[str, float],
+    started: datetime,
 ) -> None:
     engine.execute(query("runs_create", dialect=engine.dialect))
     values = {

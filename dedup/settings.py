@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .banding import Banding, candidate_probability, choose_banding
-from .choices import EngineName, ExportKind, Keep, Method, PairsListed, ShingleType, choose, values
+from .choices import EngineName, ExportKind, Keep, Method, PairsListed, Resolve, ShingleType, choose, values
 from .errors import UsageError
 from .hashing import DEFAULT_SEED
 from .names import check_name_length
@@ -143,7 +143,8 @@ class Settings:
     # what the run writes besides its database
     output: Path | None = None  # --output: the pairs to this file (None: returned, or printed)
     pairs: PairsListed = PairsListed.all  # which pairs are listed (output, stdout, the returned table)
-    keep: Keep | None = None  # the survivor rule given (None: not given; clusters then keep the first)
+    keep: Keep | None = None  # the survivors' order given (None: not given; clusters then prefer the first)
+    resolve: Resolve | None = None  # which documents survive (None: not given; verified)
     write_deduplicated: Path | None = None  # the input minus the dropped duplicates, in the input's form
     exports: tuple[tuple[ExportKind, Path], ...] = ()  # --export WHAT=FILE
     banding: Banding = field(init=False)
@@ -208,6 +209,8 @@ class Settings:
         set_(self, "pairs", choose(PairsListed, self.pairs, "--pairs"))
         if self.keep is not None:
             set_(self, "keep", choose(Keep, self.keep, "--keep"))
+        if self.resolve is not None:
+            set_(self, "resolve", choose(Resolve, self.resolve, "--resolve"))
         if self.output is not None and self.pairs is PairsListed.none:
             raise UsageError("--pairs none lists no pairs: drop --output, or list all or between-groups")
 

@@ -115,3 +115,27 @@ def brute_force_pairs(docs: dict[object, str], k: int, threshold: float, kind: s
             if j >= threshold:
                 result[(a, b)] = j
     return result
+
+
+def greedy_survivors(order: list, pairs: dict[tuple, float]) -> dict[object, tuple[object, float | None]]:
+    """The verified survivor rule, as documented: walk the documents in `order` (the --keep rule's);
+    a document is kept unless a document already kept is one of its pairs (`pairs`: (a, b) ->
+    exact Jaccard, the pairs at or above the threshold, exact copies included). Every document to
+    (survivor, jaccard): a kept one is its own survivor (jaccard None), a dropped one names the
+    first kept document among its pairs, in the walk's order."""
+    neighbours: dict[object, dict[object, float]] = {}
+    for (a, b), value in pairs.items():
+        neighbours.setdefault(a, {})[b] = value
+        neighbours.setdefault(b, {})[a] = value
+    kept_at: dict[object, int] = {}
+    result: dict[object, tuple[object, float | None]] = {}
+    for step, doc in enumerate(order):
+        near = neighbours.get(doc, {})
+        kept_near = [k for k in near if k in kept_at]
+        if kept_near:
+            first = min(kept_near, key=kept_at.__getitem__)
+            result[doc] = (first, near[first])
+        else:
+            kept_at[doc] = step
+            result[doc] = (doc, None)
+    return result

@@ -100,12 +100,15 @@ def test_a_removed_middle_splits_its_cluster(tmp_path):
         ("d", 4, 1),
     ]
     invoke("add", db, write_jsonl(tmp_path / "more.jsonl", {"e": window(2)}), "-q")  # joins a and c again
-    assert rows(db, "select id, cluster_id, cluster_size, is_survivor from clusters order by id") == [
-        ("a", 1, 3, True),
-        ("c", 1, 3, False),
-        ("d", 4, 1, True),
-        ("e", 1, 3, False),
+    # a ~ e ~ c, but a and c are no pair: e is dropped for a, and c, which nothing kept is near, stays
+    assert rows(db, "select id, cluster_id, cluster_size, is_survivor, survivor from clusters order by id") == [
+        ("a", 1, 3, True, "a"),
+        ("c", 1, 3, True, "c"),
+        ("d", 4, 1, True, "d"),
+        ("e", 1, 3, False, "a"),
     ]
+    invoke("clusters", db, "--resolve", "components")  # one per component: c is dropped for a
+    assert rows(db, "select id from clusters where not is_survivor order by id") == [("c",), ("e",)]
 
 
 @pytest.mark.parametrize("given_keep", [None, "shortest"])

@@ -8,7 +8,7 @@ import pytest
 from corpora import planted_corpus
 from indexing import make_index, rows
 
-from dedup.choices import Keep
+from dedup.choices import Keep, Resolve
 from dedup.engines.duckdb import DuckDBEngine
 from dedup.index.clusters import build_clusters
 
@@ -69,7 +69,10 @@ def hand_built(con, texts: dict[int, str], edges: list[tuple[int, int]], ids: di
     )
     con.execute("create table documents as select * from hand_documents").fetchall()
     con.execute("create table signatures as select doc_id, 1 as n_shingles from documents").fetchall()
-    con.register("hand_pairs", pa.table({"doc_id_a": [a for a, _ in edges], "doc_id_b": [b for _, b in edges]}))
+    pairs = {"doc_id_a": [a for a, _ in edges], "doc_id_b": [b for _, b in edges], "jaccard": [0.9] * len(edges)}
+    con.register(
+        "hand_pairs", pa.table(pairs, pa.schema([("doc_id_a", "int64"), ("doc_id_b", "int64"), ("jaccard", "double")]))
+    )
     con.execute("create table pairs as select * from hand_pairs").fetchall()
 
 
@@ -100,11 +103,11 @@ def test_exact_duplicates_cluster_without_pairs(con):
         (Keep.shortest, "c"),
     ],
 )
-def test_survivor_follows_each_rule(con, keep, survivor):
+def test_survivor_of_the_components_rule_follows_each_order(con, keep, survivor):
     texts = {1: "xxxx", 2: "xxxxxx", 3: "xx", 4: "yyyyyy", 5: "yyy"}
     ids = {1: "a", 2: "b", 3: "c", 4: "d", 5: "e"}
     hand_built(con, texts, [(1, 2), (2, 3), (3, 4), (4, 5)], ids)
-    build_clusters(DuckDBEngine(con), keep)
+    build_clusters(DuckDBEngine(con), keep, Resolve.components)
     assert con.execute("select id from clusters where is_survivor").fetchall() == [(survivor,)]
 
 

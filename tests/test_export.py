@@ -87,12 +87,19 @@ def test_export_contents(tmp_path):
         "b2": ["b1"],
         "c": [],
     }
-    assert duplicates == [
-        {"id": "a2", "survivor": "a1"},
-        {"id": "a3", "survivor": "a1"},
-        {"id": "b2", "survivor": "b1"},
-    ]
+    assert [(row["id"], row["survivor"]) for row in duplicates] == [("a2", "a1"), ("a3", "a1"), ("b2", "b1")]
+    pairs = {(row["id_a"], row["id_b"]): row["jaccard"] for row in rows_of(db, "pairs")}
+    assert [row["jaccard"] for row in duplicates] == [pairs["a1", "a2"], pairs["a1", "a3"], pairs["b1", "b2"]]
+    assert duplicates[0]["jaccard"] == 1.0 and all(row["jaccard"] >= 0.5 for row in duplicates)
     assert survivors == ["a1", "b1", "c"]
+
+
+def rows_of(db, what: str) -> list[dict]:
+    con = duckdb.connect(str(db))
+    try:
+        return export_table(DuckDBEngine(con), what).to_pylist()
+    finally:
+        con.close()
 
 
 def test_export_rejects_unknown_extension(tmp_path):
@@ -147,7 +154,7 @@ def test_write_deduplicated_without_db_says_what_it_dropped(tmp_path):
     lines.write_text("same line\nsame line\nother line\n")
     out = tmp_path / "out.txt"
     result = invoke("run", lines, "--lines", "--write-deduplicated", out)
-    assert "clusters: 1 document to drop (--keep first)" in result.stderr
+    assert "clusters: 1 document to drop (--keep first, --resolve verified)" in result.stderr
     assert f"wrote the deduplicated input to {out}" in result.stderr
     assert out.read_text() == "same line\nother line\n"
 
@@ -181,7 +188,7 @@ def test_write_deduplicated_lines_named_by_ids_drops_the_duplicates(tmp_path):
         f"survivors={survivors}",
     )
     assert result.exit_code == 0, result.output
-    assert "clusters: 2 documents to drop (--keep first)" in result.stderr
+    assert "clusters: 2 documents to drop (--keep first, --resolve verified)" in result.stderr
     assert out.read_text() == "same line here\n\nother line\n"
     assert survivors.read_text() == "id\nx\nempty\nz\n"
 

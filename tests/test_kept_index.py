@@ -110,7 +110,7 @@ def test_add_or_remove_stopped_before_its_clusters_were_rebuilt_leaves_the_index
     db = make_index(tmp_path, docs)
     before = result_tables(db), rows(db, "select * from clusters order by all")
 
-    def stopped(engine, first_new, keep):
+    def stopped(engine, first_new, keep, resolve):
         raise SystemExit(130)  # what dedup's SIGINT handler raises, wherever the command is
 
     monkeypatch.setattr(index_documents, "update_clusters", stopped)

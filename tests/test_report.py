@@ -182,7 +182,7 @@ def test_the_report_goes_to_standard_output_as_asked(tmp_path, clough, monkeypat
     result = CliRunner().invoke(app, ["report", str(db), "-o", "-"])
     assert result.exit_code == 0, result.output
     assert result.stdout_bytes == page
-    assert result.stderr.startswith("wrote the report to standard output (0.14 MB) in ")
+    assert result.stderr.startswith("wrote the report to standard output (0.15 MB) in ")
     for output in ("-", "/dev/stdout"):
         piped = subprocess.run(
             [sys.executable, "-m", "dedup", "report", str(db), "-o", output], capture_output=True, timeout=120
@@ -293,3 +293,30 @@ def test_an_index_grown_by_add_reports_its_first_run_and_the_add(tmp_path):
     assert "100 read = 100 processed + 0 empty + 0 skipped" in text  # the run that built the index
     assert "1 document added with dedup add" in text
     assert "101 documents" in text
+
+
+def test_the_page_says_the_rule_the_riskiest_removals_and_flags_a_large_component(tmp_path):
+    """A chain of 120 lines (each a pair of its neighbours only): one component, 60 kept by the
+    verified rule where one per component keeps 1. The page names the rule, lists the drops least
+    similar to their survivor first, and flags the component; under --resolve components the
+    drops that no pair justifies come first, as "no pair"."""
+    import random
+
+    from indexing import make_index
+
+    rng = random.Random(3)
+    words = [f"w{rng.randrange(10**9):09d}" for _ in range(140)]
+    docs = {f"d{i:03d}": " ".join(words[i : i + 20]) for i in range(120)}
+    options = ("--shingle-type", "word", "-k", "5", "--threshold", "0.8")
+    db = make_index(tmp_path, docs, "chain", *options)
+    page = report(db, tmp_path / "verified.html")
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "Survivors by the verified rule (--keep first)" in text
+    assert "Keeping one document per cluster would drop 119 documents; this rule drops 60: 59 documents" in text
+    assert "120 documents, 60 kept, survivor d000" in text
+    assert "A large component: keeping one document per cluster would drop 119 of its documents" in text
+    assert re.search(r"dropped kept in its place Jaccard cluster d001 d000 0\.8\d{3} 120", text)
+    invoke("clusters", db, "--resolve", "components")
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", report(db, tmp_path / "components.html")))
+    assert "Survivors by the components rule (--keep first)" in text
+    assert re.search(r"dropped kept in its place Jaccard cluster d002 d000 no pair 120", text)

@@ -351,10 +351,12 @@ def test_spark_submit_runs_the_command_line_with_byte_identical_pairs(tmp_path):
 
 
 @pytest.mark.slow
-def test_keep_and_exports_give_the_duckdb_clusters_and_files_on_spark(spark, tmp_path):
+@pytest.mark.parametrize(("resolve", "dropped"), [("verified", 12), ("components", 15)])
+def test_keep_and_exports_give_the_duckdb_clusters_and_files_on_spark(spark, tmp_path, resolve, dropped):
     """--keep on Spark: the clusters table (connected components iterated until stable, survivors by
-    the rule) is DuckDB's row for row, with identical texts joined as on DuckDB; every --export file
-    (clusters, duplicates, survivors, adjacency, pairs; CSV, Parquet, JSON) has the DuckDB run's bytes."""
+    the rule: the verified rule's rounds, or one per component) is DuckDB's row for row, with
+    identical texts joined as on DuckDB; every --export file (clusters, duplicates, survivors,
+    adjacency, pairs; CSV, Parquet, JSON) has the DuckDB run's bytes."""
     import shutil
 
     import duckdb
@@ -367,7 +369,7 @@ def test_keep_and_exports_give_the_duckdb_clusters_and_files_on_spark(spark, tmp
     originals = sorted(folder.glob("orig_*.txt"))
     for i, original in enumerate(originals[:3]):  # identical copies: clusters by text, not only by pairs
         (folder / f"zz_copy{i}.txt").write_bytes(original.read_bytes())
-    options = ["--threshold", "0.5", "--keep", "longest", "-q"]
+    options = ["--threshold", "0.5", "--keep", "longest", "--resolve", resolve, "-q"]
     files = [(what.value, suffix) for what in ExportKind for suffix in (".csv", ".parquet", ".json")]
 
     def exports(engine: str) -> list[str]:
@@ -392,7 +394,8 @@ def test_keep_and_exports_give_the_duckdb_clusters_and_files_on_spark(spark, tmp
     for what, suffix in files:
         duck, spark_file = tmp_path / f"duckdb-{what}{suffix}", tmp_path / f"spark-{what}{suffix}"
         assert spark_file.read_bytes() == duck.read_bytes(), spark_file.name
-    assert (tmp_path / "duckdb-survivors.csv").read_text().count("\n") == 1 + 103 - 15  # a header, 15 dropped
+    # a header and the kept documents: the verified rule keeps 3 that the components rule drops
+    assert (tmp_path / "duckdb-survivors.csv").read_text().count("\n") == 1 + 103 - dropped
 
 
 @pytest.mark.slow

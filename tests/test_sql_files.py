@@ -159,7 +159,11 @@ def test_tables_needed_reads_the_headers_of_the_queries():
     from dedup.sqlfiles import declared_tables as parsed
     from dedup.sqlfiles import tables_needed
 
-    assert tables_needed("cluster_edges", "cluster_labels_start", "clusters") == ("pairs", "documents", "signatures")
+    assert tables_needed("cluster_members_all", "cluster_member_edges", "survivor_ranks") == (
+        "documents",
+        "signatures",
+        "pairs",
+    )
     assert tables_needed("query_jaccard") == ("shingles", "documents")
     assert parsed("raw_documents(position, id, text)   (an Arrow table)") == {
         "raw_documents": ["position", "id", "text"]

@@ -5,7 +5,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..choices import ExportKind, Keep, ShingleType, TableFormat
+from ..choices import ExportKind, Keep, Resolve, ShingleType, TableFormat
 from ..errors import DedupError, UsageError
 from ..settings import Limits
 from ..wording import counted
@@ -23,6 +23,14 @@ from .common import (
     writing_stdout,
 )
 
+ResolveOption = Annotated[
+    Optional[Resolve],
+    typer.Option(
+        help="verified: drop a document only for a kept document it is a pair of; components: keep one "
+        "document per connected component [default: as built, else verified]."
+    ),
+]
+
 app = command_group()
 
 
@@ -30,12 +38,15 @@ app = command_group()
 def clusters(
     db: Db,
     keep: Annotated[
-        Keep, typer.Option(help="Survivor of each cluster: first, min-id, longest, shortest.")
-    ] = Keep.first,
+        Optional[Keep],
+        typer.Option(help="Prefer as survivors: first, min-id, longest, shortest [default: as built, else first]."),
+    ] = None,
+    resolve: ResolveOption = None,
     output_format: OutputFormat = TableFormat.table,
     memory_limit: MemoryLimit = None,
 ) -> None:
-    """(Re)build the clusters table (connected components of the pairs) and print clusters of 2 or more.
+    """Print the clusters of 2 or more (connected components of the pairs) with each document's survivor,
+    rebuilt first by the rule given when it differs from the table's.
 
     Example: dedup clusters run.duckdb --keep longest
     """
@@ -44,7 +55,7 @@ def clusters(
 
     try:
         with open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
-            table = export_table(con, ExportKind.clusters, keep)
+            table = export_table(con, ExportKind.clusters, keep, resolve)
     except DedupError as error:
         fail(error)
     print_table(table, output_format)
@@ -58,8 +69,9 @@ def export(
     ],
     output: Annotated[Path, typer.Option("--output", "-o", help="A .csv, .parquet, .jsonl or .json file.")],
     keep: Annotated[
-        Optional[Keep], typer.Option(help="Rebuild clusters with this survivor rule [default: as built, else first].")
+        Optional[Keep], typer.Option(help="Rebuild clusters with this survivor order [default: as built, else first].")
     ] = None,
+    resolve: ResolveOption = None,
     memory_limit: MemoryLimit = None,
 ) -> None:
     """Export pairs, clusters, the duplicates to drop, the survivors, or an adjacency list.
@@ -76,7 +88,7 @@ def export(
         check_targets([("--output", output)], db)
         with open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
             check_not_run_input(con, output, "--output")
-            written = write_export(export_rows(con, what, keep), output, what)
+            written = write_export(export_rows(con, what, keep, resolve), output, what)
     except DedupError as error:
         fail(error)
     stderr.print(f"wrote {counted(written, 'row')} ({what.value}) to {output}", markup=False)
@@ -86,24 +98,34 @@ def export(
 def explain(
     db: Db,
     id_a: Annotated[str, typer.Argument(help="Id of the first document.", callback=document_id)],
-    id_b: Annotated[str, typer.Argument(help="Id of the second document.", callback=document_id)],
+    id_b: Annotated[
+        Optional[str],
+        typer.Argument(help="Id of the second [default: the one kept in the first's place].", callback=document_id),
+    ] = None,
     examples: Annotated[int, typer.Option(help="Example shingles of each kind.", min=0)] = 3,
     memory_limit: MemoryLimit = None,
 ) -> None:
     """Why two documents were (or were not) paired: shingles, Jaccard, bands that collided, stage.
+    With one id: whether it is kept, and if not, which kept document replaced it and why.
 
     Example: dedup explain run.duckdb g0pE_taska.txt orig_taska.txt
     """
     from ..index.documents import open_index
-    from ..index.explain import explain_pair, format_explanation
+    from ..index.explain import explain_pair, explain_survivor, format_explanation
 
+    fate = None
     try:
         with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
-            explanation = explain_pair(con, id_a, id_b, examples)
+            if id_b is None:
+                fate, id_b = explain_survivor(con, id_a)
+            explanation = explain_pair(con, id_a, id_b, examples) if id_b is not None else None
     except DedupError as error:
         fail(error)
     with writing_stdout():
-        typer.echo(format_explanation(explanation))
+        if fate is not None:
+            typer.echo(fate)
+        if explanation is not None:
+            typer.echo(format_explanation(explanation))
 
 
 @app.command()
@@ -184,8 +206,9 @@ def add(
     ],
     replace: Annotated[bool, typer.Option("--replace", help="Replace documents whose id is already indexed.")] = False,
     keep: Annotated[
-        Optional[Keep], typer.Option(help="Survivor rule of the clusters (default: the rule they were built by).")
+        Optional[Keep], typer.Option(help="Survivor order of the clusters (default: the one they were built by).")
     ] = None,
+    resolve: ResolveOption = None,
     shingle_type: Annotated[Optional[ShingleType], typer.Option(help="Must match the index if given.")] = None,
     shingle_size: Annotated[Optional[int], typer.Option("--shingle-size", "-k", help="Must match the index.")] = None,
     num_perm: Annotated[Optional[int], typer.Option(help="Must match the index if given.")] = None,
@@ -212,7 +235,7 @@ def add(
     try:
         with stoppable() as attach, open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
             attach(con)
-            report = add_documents(con, tuple(inputs), replace=replace, keep=keep, requested=requested)
+            report = add_documents(con, tuple(inputs), replace=replace, keep=keep, resolve=resolve, requested=requested)
     except DedupError as error:
         fail(error)
     if not quiet:
@@ -224,8 +247,9 @@ def remove(
     db: Db,
     ids: Annotated[list[str], typer.Argument(help="Ids of the documents to remove.", callback=document_id)],
     keep: Annotated[
-        Optional[Keep], typer.Option(help="Survivor rule of the clusters (default: the rule they were built by).")
+        Optional[Keep], typer.Option(help="Survivor order of the clusters (default: the one they were built by).")
     ] = None,
+    resolve: ResolveOption = None,
     memory_limit: MemoryLimit = None,
 ) -> None:
     """Remove documents (and their pairs) from an index.
@@ -237,7 +261,7 @@ def remove(
     try:
         with stoppable() as attach, open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
             attach(con)
-            removed = remove_documents(con, ids, keep=keep)
+            removed = remove_documents(con, ids, keep=keep, resolve=resolve)
     except DedupError as error:
         fail(error)
     stderr.print(f"removed {counted(removed, 'document')}", markup=False)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ..choices import EngineName, Keep, Method, PairsListed, ShingleType, TableFormat
+from ..choices import EngineName, Keep, Method, PairsListed, Resolve, ShingleType, TableFormat
 from ..errors import DedupError, Interrupted, UsageError
 from ..hashing import DEFAULT_SEED
 from ..names import is_utf8
@@ -117,7 +117,14 @@ def run(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary on stderr.")] = False,
     keep: Annotated[
         Optional[Keep],
-        typer.Option(help="Survivor of a cluster: first, min-id, longest, shortest [default: first]."),
+        typer.Option(help="Prefer as survivors: first, min-id, longest, shortest [default: first]."),
+    ] = None,
+    resolve: Annotated[
+        Optional[Resolve],
+        typer.Option(
+            help="verified: a document is dropped only for a kept document it is a pair of (walking the --keep "
+            "order); components: one document kept per connected component [default: verified]."
+        ),
     ] = None,
     write_deduplicated: Annotated[
         Optional[Path], typer.Option(help="Write the input minus the dropped duplicates here, in the input's form.")
@@ -179,7 +186,9 @@ def run(
         if result.dropped is not None:
             rule = clusters_rule(settings)  # the rule the clusters were built by
             assert rule is not None, "a run reports dropped documents only when it built clusters"
-            stderr.print(f"clusters: {counted(result.dropped, 'document')} to drop (--keep {rule.value})", markup=False)
+            dropped = counted(result.dropped, "document")
+            rules = f"--keep {rule.keep.value}, --resolve {rule.resolve.value}"
+            stderr.print(f"clusters: {dropped} to drop ({rules})", markup=False)
         if settings.write_deduplicated is not None:
             stderr.print(f"wrote the deduplicated input to {settings.write_deduplicated}", markup=False)
         for what, path in settings.exports:

@@ -32,7 +32,7 @@ class Checkpoints(Protocol):
     def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
         """Mark the stage finished (inside its atomic step); its rows."""
 
-    def finish_run(self, counts: dict[str, int], seconds: dict[str, float]) -> None:
+    def finish_run(self, counts: Mapping[str, object], seconds: dict[str, float]) -> None:
         """The run's row of the runs table (where the engine keeps one), with the options and start
         the checkpoints were made for."""
 

@@ -15,6 +15,7 @@ from typing import Any
 from ..banding import Banding
 from ..engines import Engine
 from ..errors import DedupError
+from ..index.clusters import kept_by
 from ..sqlfiles import query
 from ..sqltext import equal_minhash_count
 
@@ -88,7 +89,8 @@ class Pair:
 class Cluster:
     cluster_id: int
     size: int
-    survivor_id: str
+    kept: int  # documents of the cluster kept (the components rule keeps 1)
+    survivor_id: str  # the main survivor: kept in the place of the most members
     member_ids: list[str]
     pair: Pair | None
 
@@ -115,6 +117,8 @@ class ReportData:
     near_below: int  # verified candidates with Jaccard in [threshold - NEAR, threshold)
     pair_sample: list[Pair]
     clusters: list[Cluster]
+    rule: dict[str, str]  # the clusters' survivor rule: keep, resolve
+    risky: list[dict[str, Any]]  # the riskiest removals: id, survivor, jaccard, cluster_size
     buckets: list[Bucket]
     cluster_sizes: list[tuple[int, int]]  # (size, clusters)
 
@@ -207,9 +211,11 @@ def gather(engine: Engine, db: Path, top: int, sample_pairs: int, buckets: bool 
     for row in fetch(
         engine, "report_largest_clusters", {"top": max(top, 0), "members": MEMBERS, "max_chars": MAX_CHARS}
     ):
-        head = {key: row.pop(key) for key in ("cluster_id", "size", "survivor_id", "member_ids")}
+        head = {key: row.pop(key) for key in ("cluster_id", "size", "kept", "survivor_id", "member_ids")}
         pair = Pair(**row, kept=True) if row["doc_id_a"] is not None else None
         clusters.append(Cluster(**head, pair=pair))
+    built_by = kept_by(engine)
+    rule = built_by.recorded() if built_by is not None else {"keep": "first", "resolve": "verified"}
     largest_buckets = []
     if buckets:
         values = {"top": max(top, 0), "scan": max(top, 0) * banding.bands, "members": MEMBERS, "max_chars": MAX_CHARS}
@@ -230,6 +236,8 @@ def gather(engine: Engine, db: Path, top: int, sample_pairs: int, buckets: bool 
         ),
         pair_sample=pair_sample,
         clusters=clusters,
+        rule=rule,
+        risky=fetch(engine, "report_risky_removals", {"top": max(top, 0)}),
         buckets=largest_buckets,
         cluster_sizes=[(int(r["size"]), int(r["clusters"])) for r in fetch(engine, "report_cluster_sizes")],
     )

@@ -13,6 +13,7 @@ from .data import MAX_CHARS, MEMBERS, NEAR, Pair, ReportData
 from .diff import Span, shared_text, side_by_side
 
 SIZES_LISTED = 12  # rows of the cluster size table (the chart shows every size)
+LARGE_COMPONENT = 100  # a component this large is flagged: chains join unrelated documents there
 BANDS_LISTED = 8
 
 
@@ -56,6 +57,8 @@ def render(data: ReportData) -> str:
         {
             "cluster_id": c.cluster_id,
             "size": c.size,
+            "kept": c.kept,
+            "large": c.size >= LARGE_COMPONENT,
             "survivor_id": c.survivor_id,
             "member_ids": c.member_ids,
             "view": pair_view(c.pair, f"cluster-{c.cluster_id}-") if c.pair is not None else None,
@@ -96,6 +99,9 @@ def render(data: ReportData) -> str:
         recall=recall,
         detection=banding.probability(threshold),
         clusters=clusters,
+        rule=data.rule,
+        risky=data.risky,
+        one_per_component=totals["clustered_documents"] - totals["clusters"],
         sample=[pair_view(pair) for pair in data.pair_sample],
         buckets=buckets,
         members=MEMBERS,

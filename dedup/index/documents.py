@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ..choices import Keep
+from ..choices import Keep, Resolve
 from ..corpus.read import read_documents, read_inputs
 from ..engines import Engine, open_engine
 from ..errors import DedupError, UsageError
@@ -88,6 +88,7 @@ def add_documents(
     *,
     replace: bool = False,
     keep: Keep | str | None = None,
+    resolve: Resolve | str | None = None,
     requested: Mapping[str, object] | None = None,
     documents: pa.Table | None = None,
 ) -> str:
@@ -125,7 +126,7 @@ def add_documents(
         record_change(engine, counts, {"add": round(time.perf_counter() - clock, 4)})
         if documents is None:
             record_inputs(engine, settings.files_read)
-        update_clusters(engine, first_new, keep)  # in the same step: never the clusters of the index before
+        update_clusters(engine, first_new, keep, resolve)  # in the same step: never the clusters of the index before
         committing()  # from here the change is saved: a Ctrl-C now must not say it was not
     new_pairs = engine.fetch_rows(query("index_new_pairs", {"first_new": first_new}, dialect))[0][0]
     latin1 = f", {corpus.latin1} decoded as Latin-1" if corpus.latin1 else ""  # counted, as a run's summary does
@@ -183,7 +184,9 @@ def _delete(engine: Engine, doc_ids: list[int]) -> None:
         engine.unregister("removed_doc_ids")
 
 
-def remove_documents(engine: Engine, ids: list[str], keep: Keep | str | None = None) -> int:
+def remove_documents(
+    engine: Engine, ids: list[str], keep: Keep | str | None = None, resolve: Resolve | str | None = None
+) -> int:
     found = doc_ids_of(engine, ids)
     missing = [i for i in ids if i not in found]
     if missing:
@@ -192,7 +195,7 @@ def remove_documents(engine: Engine, ids: list[str], keep: Keep | str | None = N
         forget_stages(engine)
         _delete(engine, list(found.values()))
         first_new = engine.fetch_rows(query("index_next_numbers", dialect=engine.dialect))[0][0]
-        update_clusters(engine, first_new, keep)  # in the same step: never the clusters of the index before
+        update_clusters(engine, first_new, keep, resolve)  # in the same step: never the clusters of the index before
         committing()
     return len(found)
 

@@ -45,6 +45,28 @@ class Explanation:
         return self.shingles_b - self.shared
 
 
+def explain_survivor(engine: Engine, doc_id: str) -> tuple[str, str | None]:
+    """Why one document is kept or dropped, in words, and the id of the document kept in its place
+    (None when it is kept): from the clusters table, by the rule that built it."""
+    found = doc_ids_of(engine, [doc_id])
+    if doc_id not in found:
+        raise DedupError(f"no document with id {doc_id!r} in the index")
+    if not engine.has_table("clusters"):
+        raise DedupError("the index has no clusters: build them with `dedup clusters DB`")
+    rows = engine.fetch_rows(query("explain_survivor", {"doc_id": found[doc_id]}, engine.dialect))
+    kept, survivor, jaccard, size, keep, resolve = rows[0]
+    settings = index_settings(engine)
+    rule = f"--keep {keep}, --resolve {resolve}"
+    if kept:
+        why = "no document kept before it is one of its pairs" if resolve == "verified" else "first of its cluster"
+        return f"{doc_id}: kept ({why}; cluster of {size}; {rule})", None
+    if jaccard is None:
+        reason = f"the survivor of its cluster of {size}, which is no pair of it (Jaccard < {settings.threshold:g})"
+    else:
+        reason = f"exact Jaccard {jaccard:.6f} >= {settings.threshold:g}"
+    return f"{doc_id}: dropped for {survivor} ({reason}; {rule})", str(survivor)
+
+
 def explain_pair(engine: Engine, id_a: str, id_b: str, examples: int = 3) -> Explanation:
     settings = index_settings(engine)
     if id_a == id_b:

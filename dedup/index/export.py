@@ -9,11 +9,11 @@ from typing import TextIO
 
 import pyarrow as pa
 
-from ..choices import ExportKind, Keep
+from ..choices import ExportKind, Keep, Resolve
 from ..engines import Engine
 from ..output import FORMATS, STREAM_ROWS, batches, check_writable, format_for, is_list_type, replacing, write_table
 from ..sqlfiles import query
-from .clusters import build_clusters
+from .clusters import ensure_clusters
 
 EXPORT_FORMATS = {**FORMATS, ".json": "json"}
 
@@ -26,17 +26,21 @@ def needs_clusters(what: ExportKind | str) -> bool:
     return ExportKind(what) not in (ExportKind.pairs, ExportKind.adjacency)
 
 
-def export_table(engine: Engine, what: ExportKind | str, keep: Keep | str | None = None) -> pa.Table:
+def export_table(
+    engine: Engine, what: ExportKind | str, keep: Keep | str | None = None, resolve: Resolve | str | None = None
+) -> pa.Table:
     """The rows of one export (sql/queries/export/export_<what>.sql) as a table in memory (the Python API);
-    clusters are (re)built when a keep rule is given or none exist yet."""
-    return export_rows(engine, what, keep).read_all()
+    clusters are (re)built when none exist yet or a rule given differs from theirs (ensure_clusters)."""
+    return export_rows(engine, what, keep, resolve).read_all()
 
 
-def export_rows(engine: Engine, what: ExportKind | str, keep: Keep | str | None = None) -> pa.RecordBatchReader:
+def export_rows(
+    engine: Engine, what: ExportKind | str, keep: Keep | str | None = None, resolve: Resolve | str | None = None
+) -> pa.RecordBatchReader:
     """The rows of one export, streamed from the engine in batches (see export_table)."""
     what = ExportKind(what)
-    if needs_clusters(what) and (keep is not None or not engine.has_table("clusters")):
-        build_clusters(engine, keep or Keep.first)
+    if needs_clusters(what):
+        ensure_clusters(engine, keep, resolve)
     reader = engine.stream_arrow(query(f"export_{what.value}", dialect=engine.dialect), STREAM_ROWS)
     assert reader is not None, "an export query has rows"
     return reader

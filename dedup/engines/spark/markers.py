@@ -67,5 +67,5 @@ class StageMarkers:
         )
         return rows
 
-    def finish_run(self, counts: dict[str, int], seconds: dict[str, float]) -> None:
+    def finish_run(self, counts: Mapping[str, object], seconds: dict[str, float]) -> None:
         pass  # a work folder keeps the stage tables and their markers, no runs table

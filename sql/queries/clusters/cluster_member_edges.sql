@@ -1,4 +1,4 @@
--- query:  cluster_edges (of the touched clusters)
+-- query:  cluster_edges (of the members)
 -- reads:  pairs(doc_id_a, doc_id_b), cluster_members(doc_id, rep)
 -- writes: cluster_edges(doc_id_a, doc_id_b)
 -- params: (none)

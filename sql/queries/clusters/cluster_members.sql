@@ -5,7 +5,7 @@
 -- params: $first_new
 -- The documents to label again: the members left in the touched clusters and the added documents.
 -- Each with its representative (rep): the first member with the same normalized text among those
--- with shingles, as cluster_edges joins exact copies; a document without shingles stands alone.
+-- with shingles, as cluster_members_all.sql has it; a document without shingles stands alone.
 -- A group of copies lies inside one cluster, so it is whole here and rep is the group's first.
 with members as (
     select c.doc_id from clusters as c semi join cluster_touched as t on t.cluster_id = c.cluster_id

@@ -1,28 +1,40 @@
 -- query:  clusters
--- reads:  cluster_labels(doc_id, label), documents(doc_id, id, position, text)
--- writes: clusters(doc_id, id, cluster_id, cluster_size, is_survivor, keep)
--- params: $keep
--- One row per document: its connected component (cluster_id = smallest doc_id in it), the size
--- of the component, and whether it is the one document kept. The survivor is the first document
--- of the component by the --keep rule ($keep: first = input order, min-id = smallest id,
--- longest / shortest = text length in code points), ties broken by id, so the choice is
--- deterministic. The keys of the other rules are null, so they tie and only $keep's key counts.
--- `keep` records the rule, so that dedup add and remove re-rank only the clusters they change by it.
-with ranked as (
+-- reads:  cluster_labels(doc_id, label), cluster_survivors(doc_id, survivor_doc_id, jaccard),
+--         documents(doc_id, id)
+-- writes: clusters(doc_id, id, cluster_id, cluster_size, is_survivor, survivor_doc_id, survivor, jaccard, keep,
+--         resolve)
+-- params: $keep, $resolve
+-- One row per document: its connected component (cluster_id = smallest doc_id in it, cluster_size
+-- its size), whether it is kept, and the document kept in its place (survivor_doc_id, survivor: its
+-- own for a kept document) with their exact Jaccard (jaccard: null for a kept document, and under
+-- the components rule for a member that is no verified pair of its survivor). The survivors are
+-- those of cluster_survivors, made by the rule $resolve (verified: survivor_ranks.sql and the
+-- rounds after it; components: cluster_survivors_components.sql) and the order $keep; a document
+-- with no row there is kept. `keep` and `resolve` record the rule, so that dedup add and remove
+-- decide again only the clusters they change, by it.
+with members as (
     select
         d.doc_id,
         d.id,
         l.label as cluster_id,
         count(*) over (partition by l.label) as cluster_size,
-        row_number() over (partition by l.label order by
-                if($keep = 'first', d.position, null),
-                if($keep = 'longest', -length(d.text), null),
-                if($keep = 'shortest', length(d.text), null),
-                d.id
-        ) as rank
+        coalesce(s.survivor_doc_id, d.doc_id) as survivor_doc_id,
+        s.jaccard
     from documents as d
     join cluster_labels as l on l.doc_id = d.doc_id
+    left join cluster_survivors as s on s.doc_id = d.doc_id
 )
-select doc_id, id, cluster_id, cluster_size, rank = 1 as is_survivor, $keep as keep
-from ranked
-order by doc_id
+select
+    m.doc_id,
+    m.id,
+    m.cluster_id,
+    m.cluster_size,
+    m.survivor_doc_id = m.doc_id as is_survivor,
+    m.survivor_doc_id,
+    k.id as survivor,
+    m.jaccard,
+    $keep as keep,
+    $resolve as resolve
+from members as m
+join documents as k on k.doc_id = m.survivor_doc_id
+order by m.doc_id

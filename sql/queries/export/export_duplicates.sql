@@ -1,10 +1,11 @@
 -- query:  export_duplicates
--- reads:  clusters(id, cluster_id, is_survivor, doc_id), documents(doc_id, position)
+-- reads:  clusters(id, survivor, jaccard, is_survivor, doc_id), documents(doc_id, position)
 -- params: (none)
--- dedup export --what duplicates: the documents to drop, each with the document kept in its place.
-select c.id, k.id as survivor
+-- dedup export --what duplicates: the documents to drop, in input order, each with the document
+-- kept in its place and their exact Jaccard: the similarity that justifies the drop (under the
+-- verified rule always >= the threshold; under the components rule null when the two are no pair).
+select c.id, c.survivor, c.jaccard
 from clusters as c
-join clusters as k on k.cluster_id = c.cluster_id and k.is_survivor
 join documents as d on d.doc_id = c.doc_id
 where not c.is_survivor
 order by d.position

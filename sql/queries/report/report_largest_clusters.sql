@@ -1,11 +1,13 @@
 -- query:  report_largest_clusters
--- reads:  clusters(doc_id, id, cluster_id, cluster_size, is_survivor), pairs(doc_id_a, doc_id_b, jaccard, estimate),
+-- reads:  clusters(doc_id, id, cluster_id, cluster_size, is_survivor, survivor_doc_id),
+--         pairs(doc_id_a, doc_id_b, jaccard, estimate),
 --         documents(doc_id, id, text)
 -- writes: (none: a SELECT for `dedup report`)
 -- params: $top, $members, $max_chars
--- The $top largest clusters: size, the first $members ids (survivor first), and one pair of the
--- cluster to show side by side: the survivor with its least similar neighbour (the pair a
--- reviewer most needs to see), or the least similar pair if the survivor has no direct pair.
+-- The $top largest clusters: size, how many of its documents are kept, the first $members ids
+-- (survivors first), and one pair of the cluster to show side by side: its main survivor (the one
+-- kept in the place of the most members; ties by doc_id) with its least similar neighbour (the
+-- pair a reviewer most needs to see), or the least similar pair if it has no direct pair.
 with largest as (
     select cluster_id, any_value(cluster_size) as size
     from clusters
@@ -14,11 +16,23 @@ with largest as (
     order by size desc, cluster_id
     limit $top
 ),
-survivors as (
-    select c.cluster_id, c.doc_id as survivor, c.id as survivor_id
+replaced as (
+    select c.cluster_id, c.survivor_doc_id, count(*) as members
     from clusters as c
     join largest as l on l.cluster_id = c.cluster_id
-    where c.is_survivor
+    group by c.cluster_id, c.survivor_doc_id
+),
+survivors as (
+    select r.cluster_id, r.survivor, k.id as survivor_id, r.kept
+    from (
+        select
+            cluster_id,
+            min_by(survivor_doc_id, (-members, survivor_doc_id)) as survivor,
+            count(*) as kept
+        from replaced
+        group by cluster_id
+    ) as r
+    join clusters as k on k.doc_id = r.survivor
 ),
 members as (
     select c.cluster_id, list_slice(list(c.id order by c.is_survivor desc, c.id), 1, $members) as member_ids
@@ -64,6 +78,7 @@ shown as (
 select
     l.cluster_id,
     l.size,
+    s.kept,
     s.survivor_id,
     m.member_ids,
     p.pick.doc_id_a,

@@ -1,0 +1,25 @@
+-- query:  cluster_survivors (components)
+-- reads:  cluster_labels(doc_id, label), documents(doc_id, id, position, text), pairs(doc_id_a, doc_id_b, jaccard)
+-- writes: cluster_survivors(doc_id, survivor_doc_id, jaccard)
+-- params: $keep
+-- The components rule (--resolve components): one document kept per connected component, the first
+-- by the --keep rule ($keep as in survivor_ranks.sql), ties broken by id; every other member is
+-- dropped for it, with their exact Jaccard when they are a verified pair and null when they are
+-- not (joined only through a chain of pairs: a removal no pair justifies).
+with ranked as (
+    select
+        l.doc_id,
+        first_value(l.doc_id) over (partition by l.label order by
+                if($keep = 'first', d.position, null),
+                if($keep = 'longest', -length(d.text), null),
+                if($keep = 'shortest', length(d.text), null),
+                d.id
+            rows between unbounded preceding and unbounded following
+        ) as survivor_doc_id
+    from cluster_labels as l
+    join documents as d on d.doc_id = l.doc_id
+)
+select r.doc_id, r.survivor_doc_id, p.jaccard
+from ranked as r
+left join pairs as p
+    on p.doc_id_a = least(r.doc_id, r.survivor_doc_id) and p.doc_id_b = greatest(r.doc_id, r.survivor_doc_id)

@@ -1,0 +1,26 @@
+-- query:  survivor_ranks
+-- reads:  cluster_members(doc_id, rep), documents(doc_id, id, position, text), pairs(doc_id_a, doc_id_b)
+-- writes: survivor_ranks(doc_id, rep, rank)
+-- params: $keep
+-- The members in some pair, numbered in the order the --keep rule walks them ($keep: first =
+-- input order, min-id = smallest id, longest / shortest = text length in code points), ties by
+-- input position: the order of the verified survivor rule. A member in no pair is kept for itself
+-- and needs no rank. The keys of the other rules are null, so they tie and only $keep's counts.
+with paired as (
+    select doc_id_a as doc_id from pairs
+    union
+    select doc_id_b as doc_id from pairs
+)
+select
+    m.doc_id,
+    m.rep,
+    row_number() over (order by
+        if($keep = 'first', d.position, null),
+        if($keep = 'longest', -length(d.text), null),
+        if($keep = 'shortest', length(d.text), null),
+        if($keep = 'min-id', d.id, null),
+        d.position
+    ) as rank
+from cluster_members as m
+join documents as d on d.doc_id = m.doc_id
+semi join paired as p on p.doc_id = m.doc_id
