@@ -68,7 +68,10 @@ def execute(
     if settings.write_deduplicated is not None and settings.db is None:  # its clusters need a database
         with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
             kept = settings.replace(db=Path(folder) / "run.duckdb")
-            return execute(kept, progress, on_open, documents, session=session, pairs_to=pairs_to)
+            try:
+                return execute(kept, progress, on_open, documents, session=session, pairs_to=pairs_to)
+            except Interrupted:  # the temporary database goes with its folder: nothing is kept
+                raise Interrupted(NOTHING_KEPT) from None
     listed, rule, exports = settings.pairs, clusters_rule(settings), settings.exports
     progress = progress or Progress()
     started = datetime.now(UTC)
@@ -118,7 +121,7 @@ def execute(
             if pairs_to is not None and listed != PairsListed.none:  # streamed in batches: bounded memory
                 reader = engine.stream_arrow(plan.query(PAIRS_QUERY[listed]), STREAM_ROWS)
                 assert reader is not None, "a query has rows"
-                pairs_to(reader)
+                pairs_to(counting(reader, result))
             if exports:
                 from .index.export import write_exports
 
@@ -126,6 +129,10 @@ def execute(
             return result
     except KeyboardInterrupt:
         raise Interrupted(STAGES_KEPT if settings.db is not None else NOTHING_KEPT) from None
+    except Interrupted:  # a stage's atomic step says its stages are kept: not without --db
+        if settings.db is None:
+            raise Interrupted(NOTHING_KEPT) from None
+        raise
     except EngineError as error:
         # Out of memory or disk, a full temp dir: the stage's atomic step was rolled back.
         if settings.db is None:
@@ -133,6 +140,19 @@ def execute(
         raise EngineError(f"{error} (finished stages are kept in {settings.db}; run again to resume)") from None
     finally:
         inputs.close()  # once the engine that read its spool is closed
+
+
+def counting(reader: pa.RecordBatchReader, result: RunResult) -> pa.RecordBatchReader:
+    """The reader's batches, their rows counted in result.listed as they pass: the pairs written
+    (--pairs between-groups lists fewer than the pairs table holds)."""
+    result.listed = 0
+
+    def batches():  # type: ignore[no-untyped-def]
+        for batch in reader:
+            result.listed = (result.listed or 0) + batch.num_rows
+            yield batch
+
+    return pa.RecordBatchReader.from_batches(reader.schema, batches())
 
 
 PAIRS_QUERY = {PairsListed.all: "export_pairs", PairsListed.between_groups: "export_pairs_between_groups"}

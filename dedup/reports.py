@@ -81,6 +81,7 @@ class RunResult:
     summary: Summary
     skipped: pa.Table
     dropped: int | None = None  # documents that the keep rule drops, when the run kept a database
+    listed: int | None = None  # pairs streamed to a file or stdout (execute's pairs_to), when they were
 
 
 class Progress:

@@ -155,6 +155,12 @@ def test_pairs_between_groups_leave_out_exactly_the_pairs_of_copies(tmp_path: Pa
     assert copies and all(",1.0," in row for row in copies)
     assert between.stdout.splitlines()[1:] == [row for row in rows if row not in copies]
     assert "exact copies: 61 documents in 5 groups of the same normalized text" in every.stderr
+    out = tmp_path / "between.csv"  # the summary counts the pairs written, not those of the pairs table
+    written = runner.invoke(
+        app, ["run", str(path), "-k", "3", "-t", "0.5", "--pairs", "between-groups", "-o", str(out)]
+    )
+    listed = len(out.read_text().splitlines()) - 1
+    assert 0 < listed < len(rows) and f"wrote {listed:,} pairs to {out}" in written.stderr
 
 
 @pytest.mark.slow

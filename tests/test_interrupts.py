@@ -67,3 +67,31 @@ def test_ctrl_c_interrupts_a_running_engine_statement_and_surfaces_once(own_sigi
     finally:
         timer.cancel()
         engine.close()
+
+
+@pytest.mark.parametrize("options", [[], ["--write-deduplicated", "copy"], ["--db", "run.duckdb"]])
+def test_an_interrupted_stage_says_what_is_kept(tmp_path, monkeypatch, options):
+    """A Ctrl-C inside a stage's atomic step said "every stage that had finished is kept (run again
+    to resume)" also without --db, where nothing is kept (the database is in memory or temporary)."""
+    from typer.testing import CliRunner
+
+    from dedup import runner
+    from dedup.cli import app
+
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    for name in ("a.txt", "b.txt"):
+        (folder / name).write_text("the quick brown fox jumps over the lazy dog")
+    real = runner.run_steps
+
+    def interrupted(engine, steps, *args, **kwargs):
+        if any(stage.name == "signatures" for stage, _ in steps):
+            raise KeyboardInterrupt
+        return real(engine, steps, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_steps", interrupted)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["run", str(folder), "-q", *options])
+    assert result.exit_code == 130
+    kept = "every stage that had finished is kept" if "--db" in options else "a run without --db keeps nothing"
+    assert kept in result.stderr

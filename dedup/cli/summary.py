@@ -212,4 +212,5 @@ def print_summary(
         )
         print_skipped(console, result.skipped, limit=limit)
     if output is not None:
-        console.print(f"wrote {counted(s.pairs, 'pair')} to {output}", markup=False)
+        written = s.pairs if result.listed is None else result.listed
+        console.print(f"wrote {counted(written, 'pair')} to {output}", markup=False)
