@@ -98,12 +98,27 @@ def run(
         inputs, documents = None, inputs
     if (inputs is None) == (documents is None):
         raise UsageError("give either inputs (paths) or documents (in memory)")
+    if inputs is not None:
+        _check_not_texts(inputs)
     given["inputs"] = inputs if inputs is not None else Path("<documents>")
     table = as_table(documents, id_column, text_column) if documents is not None else None
     settings = run_options(in_memory=table is not None, **given)
     result = execute(settings, documents=table, session=session)
     assert result.pairs is not None, "a table is returned when no stream is asked for"
     return result.pairs
+
+
+def _check_not_texts(inputs: Inputs) -> None:
+    """Refuse texts given as paths (`dedup.run(["The cat sat on the mat.", ...])`, the first thing a
+    notebook user types) in one line that points to documents=: a path that does not exist and
+    holds whitespace is taken for a text."""
+    given = [inputs] if isinstance(inputs, str) else inputs if isinstance(inputs, (list, tuple)) else []
+    for item in given:
+        if isinstance(item, str) and any(c.isspace() for c in item) and not Path(item).exists():
+            shown = item if len(item) <= 40 else item[:40] + "..."
+            raise UsageError(
+                f"input not found: {shown!r}; to deduplicate texts in memory, give them as documents=[...]"
+            )
 
 
 def _paths(inputs: Inputs) -> tuple[Path, ...]:

@@ -53,17 +53,37 @@ def as_table(documents: Any, id_column: str | None = None, text_column: str | No
         if id_column is not None or text_column is not None:
             raise UsageError("id_column and text_column apply to tables, not to a list of documents")
         if all(isinstance(item, str) for item in items):
-            return pa.table({"text": pa.array(items, pa.string())})
+            return pa.table({"text": _texts(items, "text")})
         if all(isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], str) for item in items):
+            keys = [item[0] for item in items]
+            _texts([key for key in keys if isinstance(key, str)], "id")
             try:
-                ids = pa.array([item[0] for item in items])
+                ids = pa.array(keys)
             except (pa.ArrowInvalid, pa.ArrowTypeError) as error:
                 raise UsageError(f"the documents' ids must be all integers or all strings: {error}") from None
-            return pa.table({"id": ids, "text": pa.array([item[1] for item in items], pa.string())})
+            return pa.table({"id": ids, "text": _texts([item[1] for item in items], "text")})
     raise UsageError(
         "documents must be a list of strings, a list of (id, text) pairs, a pyarrow Table, "
         f"or a data frame with the Arrow PyCapsule interface, not {type(documents).__name__}"
     )
+
+
+def _texts(values: list[str], what: str) -> pa.Array:
+    """Strings as an Arrow array; one with a lone surrogate (`'\\ud800'`, what surrogateescape makes
+    of bytes that are not UTF-8) is refused in one line, naming it: UTF-8 cannot hold it."""
+    try:
+        return pa.array(values, pa.string())
+    except UnicodeEncodeError:
+        pass
+    for number, value in enumerate(values, 1):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise UsageError(
+                f"the {what} of document {number} holds a lone surrogate ({value[error.start]!r} at character "
+                f"{error.start}), which is not text: decode its bytes with errors='replace' (or as Latin-1)"
+            ) from None
+    raise AssertionError("a string that UTF-8 cannot encode was not found")
 
 
 def _columns(table: pa.Table, id_column: str | None, text_column: str | None) -> pa.Table:

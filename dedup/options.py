@@ -33,6 +33,11 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
         check_writable(settings.output)
     for _, path in settings.exports:
         check_writable(path, EXPORT_FORMATS, "export")
+    if settings.write_deduplicated is not None and in_memory:  # there is no input file to copy
+        raise UsageError(
+            "write_deduplicated copies an input file: with documents in memory, take the kept ids "
+            "from exports={'survivors': FILE} (or the duplicates from exports={'duplicates': FILE})"
+        )
     if settings.write_deduplicated is not None and not kind.writes_deduplicated:
         raise UsageError(f"--write-deduplicated is not supported with --engine {settings.engine.value} yet")
     targets = [("--output", settings.output)] if settings.output is not None else []

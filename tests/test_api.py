@@ -182,3 +182,36 @@ def test_index_arguments_of_the_wrong_type_are_one_usage_error(tmp_path):
         with pytest.raises(dedup.api.UsageError, match=f"^{re.escape(message)}$"):
             call()
     assert index.export("pairs").num_rows == 0 and index.query(id="a").num_rows == 0
+
+
+def test_texts_given_as_paths_point_to_documents(tmp_path):
+    """dedup.run(["The cat sat on the mat.", ...]) read the texts as paths and failed with "input
+    not found: The cat sat on the mat."; it now says where texts go."""
+    with pytest.raises(dedup.api.UsageError, match=r"^input not found: 'The cat sat on the mat\.'; to deduplicate"):
+        dedup.run(["The cat sat on the mat.", "The cat sat on a mat."])
+    with pytest.raises(dedup.api.UsageError, match=r"give them as documents=\[\.\.\.\]$"):
+        dedup.run("a text of many words that is no file at all, longer than forty characters")
+
+
+@pytest.mark.parametrize(
+    ("documents", "message"),
+    [
+        (
+            ["fine text", "abc \ud800 def"],
+            r"the text of document 2 holds a lone surrogate \('\\ud800' at character 4\)",
+        ),
+        ([("a\udcff", "fine text")], r"the id of document 1 holds a lone surrogate \('\\udcff' at character 1\)"),
+    ],
+)
+def test_a_lone_surrogate_in_memory_is_refused_in_one_line(documents, message):
+    """A lone surrogate (what surrogateescape makes of bytes that are not UTF-8) was a raw
+    UnicodeEncodeError from Arrow."""
+    with pytest.raises(dedup.api.UsageError, match=message):
+        dedup.run(documents=documents)
+
+
+def test_write_deduplicated_of_documents_in_memory_is_refused_before_the_run(tmp_path):
+    """It ran everything, then failed with "cannot write F: No such file or directory"."""
+    with pytest.raises(dedup.api.UsageError, match=r"^write_deduplicated copies an input file: with documents"):
+        dedup.run(documents=TEXTS, write_deduplicated=tmp_path / "copy.txt")
+    assert not (tmp_path / "copy.txt").exists()
