@@ -14,8 +14,10 @@ import signal
 
 
 def main() -> None:
-    signal.signal(signal.SIGINT, interrupted)
-    signal.signal(signal.SIGTERM, interrupted)  # unwinds too: temporary databases are removed
+    from dedup.errors import STOPPING  # a small module: signals are handled before the rest loads
+
+    for number in STOPPING:  # SIGTERM, SIGHUP, ... unwind too: temporary databases are removed
+        signal.signal(number, interrupted)
     try:
         from dedup.cli import app  # absolute, so that `spark-submit .../dedup/__main__.py run ...` works too
 
@@ -33,16 +35,21 @@ def main() -> None:
         os.write(2, f"Error: file name too long (a name holds at most {NAME_MAX} bytes): ".encode() + name + b"\n")
         raise SystemExit(2) from None
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for number in STOPPING:
+            signal.signal(number, signal.SIG_IGN)
 
 
 def interrupted(signum: int, frame: object) -> None:
-    """Outside a run's engine: one line and exit 130 (Ctrl-C) or 143 (SIGTERM); the first signal only."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    word = b"terminated" if signum == signal.SIGTERM else b"interrupted"
-    os.write(2, b"Error: " + word + b"\n")  # not sys.stderr: the signal may land inside one of its writes
+    """Outside a run's engine: one line and exit 130 (Ctrl-C) or 128 + n (signal n); the first signal only."""
+    from dedup.errors import STOPPING
+
+    for number in STOPPING:
+        signal.signal(number, signal.SIG_IGN)
+    word = b"interrupted" if signum == signal.SIGINT else b"terminated"
+    try:
+        os.write(2, b"Error: " + word + b"\n")  # not sys.stderr: the signal may land inside one of its writes
+    except OSError:  # a hung-up terminal
+        pass
     raise SystemExit(128 + signum)
 
 

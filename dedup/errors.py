@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+# The signals that stop a command as Ctrl-C does (rolled back, temporary files removed, one line,
+# exit 128 + the signal's number): SIGINT, SIGTERM (kill, a scheduler), SIGHUP (a closed terminal
+# or a dropped SSH session) and SIGUSR1/SIGUSR2, whose default action also ends the process.
+STOPPING = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGUSR1", "SIGUSR2") if hasattr(signal, name)
+)
 
 _held: list[list[int]] = []  # one list per open stopping_signals_held block: the signals it held
 

@@ -12,8 +12,10 @@ first one was handled (while the error is printed). So once a SIGINT has arrived
 leaves SIGINT ignored: the command is ending with exit 130 anyway, and a late duplicate must not
 turn its one-line error into a traceback.
 
-SIGTERM (a `kill`, a job scheduler stopping the command) is handled as Ctrl-C is, so that a run's
-temporary database is removed and an open transaction rolled back; the command then exits 143.
+SIGTERM (a `kill`, a job scheduler stopping the command), SIGHUP (a closed terminal, a dropped SSH
+session) and SIGUSR1/SIGUSR2 are handled as Ctrl-C is (dedup.errors.STOPPING), so that a run's
+temporary database is removed and an open transaction rolled back; the command then exits 128 +
+the signal's number (143 for SIGTERM, 129 for SIGHUP).
 
 A command that changes an index calls `committing()` once the change is complete, just before its
 commit: from then on Ctrl-C and SIGTERM are ignored, so a change that was saved is never reported
@@ -29,11 +31,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from .engines import Engine
-from .errors import signal_held
+from .errors import STOPPING, signal_held
 
 Attach = Callable[[Engine], None]
 STOP = b"\xff"
-STOPPING = (signal.SIGINT, signal.SIGTERM)
 received_signals: list[int] = []  # the stopping signals this process received, in order
 _committing = threading.Event()
 _watching: list[bool] = []  # one entry per open interrupt_on_sigint block

@@ -127,8 +127,10 @@ def test_a_full_disk_is_one_line_and_leaves_no_truncated_file(copies: Path, full
     assert sorted(p.name for p in full_disk.iterdir()) == ["filler"]
 
 
-def test_sigterm_removes_the_temporary_database(tmp_path: Path) -> None:
-    """Item 11: SIGTERM on a run without --db left its temporary database (786 MB in /tmp/dedup-*)."""
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1])
+def test_a_stopping_signal_removes_the_temporary_database(tmp_path: Path, stop: signal.Signals) -> None:
+    """SIGTERM on a run without --db left its temporary database (786 MB in /tmp/dedup-*); so did
+    SIGHUP (a closed terminal, a dropped SSH session) and SIGUSR1 after SIGTERM was handled."""
     source = short_lines(tmp_path / "big.txt", 240_000)  # > 16 MB of text: a database file, not memory
     temp = tmp_path / "tmp"
     temp.mkdir()
@@ -147,9 +149,9 @@ def test_sigterm_removes_the_temporary_database(tmp_path: Path) -> None:
         )
         wait_for(process, log, "finished documents")
         assert list(temp.glob("dedup-*/run.duckdb")), "the run works in a temporary database file"
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(stop)
         code, _, _ = finish(process)
-    assert code == 143, log.read_text()
+    assert code == 128 + stop, log.read_text()
     one_line_error(log.read_text())
     assert "terminated" in log.read_text()
     assert "a run without --db keeps nothing" in log.read_text()  # it said "finished stages are kept"

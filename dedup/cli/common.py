@@ -84,11 +84,11 @@ def utf8_text(value: Any) -> Any:
 
 def fail(error: DedupError) -> NoReturn:
     code = error.exit_code
-    if isinstance(error, Interrupted):  # 130 after Ctrl-C, 143 after SIGTERM (as a shell reports them)
+    if isinstance(error, Interrupted):  # 130 after Ctrl-C, 128 + n after signal n (as a shell reports them)
         from ..interrupts import exit_code
 
         code = exit_code(code)
-        if code == 143:
+        if code != 130:  # SIGTERM, SIGHUP, ...
             error = Interrupted(str(error).replace("interrupted", "terminated", 1))
     stderr.print(f"Error: {error}", markup=False, soft_wrap=True)
     raise typer.Exit(code)
