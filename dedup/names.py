@@ -1,10 +1,12 @@
 """What a file name can hold. Bytes that are not UTF-8 (a Latin-1 file name, pasted into an
 argument): Python holds them as surrogate escapes, which Arrow and DuckDB cannot take; dedup shows
 them as \\xNN, as Python's backslashreplace does, in document ids, recorded inputs and messages.
-And a length: a name longer than a file system holds is refused before any work."""
+And a length: a name longer than a file system holds is refused before any work; so is a loop of
+symbolic links."""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from pathlib import Path
@@ -44,3 +46,13 @@ def check_name_length(path: Path, what: str, room: int = 0) -> None:
     if size + room > NAME_MAX:
         most = NAME_MAX - room
         raise UsageError(f"{what} is {size} bytes long; a file name holds at most {most}: give a shorter name")
+
+
+def check_not_a_loop(path: Path, what: str) -> None:
+    """Refuse in one line a path that is a loop of symbolic links (a link to itself, or a cycle):
+    it names no file, and Path.resolve raised RuntimeError on it (a traceback)."""
+    try:
+        os.stat(path)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise UsageError(f"{what} {path} is a loop of symbolic links: name a file or folder") from None

@@ -13,6 +13,7 @@ from .corpus.write import check_kept_outside, check_not_an_input, check_target, 
 from .engines import engine_kind
 from .errors import UsageError
 from .index.export import EXPORT_FORMATS
+from .names import check_not_a_loop
 from .output import check_targets, check_writable
 from .settings import Settings
 
@@ -24,6 +25,8 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
     output's format or folder is wrong, or when an output would replace an input, the database or
     another output. in_memory: the documents are given in memory (`dedup.run(documents=...)`)."""
     settings = Settings(**{name: value for name, value in given.items() if value is not None})
+    for option, path in _paths_given(settings):
+        check_not_a_loop(path, option)
     kind = engine_kind(settings.engine)
     kind.check(settings)  # the options that go with another engine, or that this one lacks
     if not kind.reads_paths and not in_memory:  # an engine that reads paths checks them as it reads them
@@ -58,6 +61,16 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
     if settings.write_deduplicated is not None:
         check_target(settings, settings.write_deduplicated)
     return settings
+
+
+def _paths_given(settings: Settings) -> list[tuple[str, Path]]:
+    """Every path a run's options name, with its option: inputs, outputs, database, spill folder."""
+    paths = [("the input", path) for path in settings.inputs if str(path) != "-"]
+    named: list[tuple[str, Path | None]] = [("--output", settings.output), ("--db", settings.db)]
+    named += [("--temp-dir", settings.temp_dir), ("--write-deduplicated", settings.write_deduplicated)]
+    named += [("--ids", settings.ids_file)]
+    paths += [(option, path) for option, path in named if path is not None and str(path) != "-"]
+    return paths + [("--export", path) for _, path in settings.exports]
 
 
 def _local_folder(work_dir: str | None) -> Path | None:

@@ -18,7 +18,7 @@ from typing import TextIO, TypeAlias
 import pyarrow as pa
 
 from .errors import DedupError, UsageError, first_line
-from .names import NAME_MAX, check_name_length
+from .names import NAME_MAX, check_name_length, check_not_a_loop
 
 FORMATS = {".csv": "csv", ".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
@@ -42,6 +42,7 @@ def check_writable(path: Path, formats: Mapping[str, str] = FORMATS, kind: str =
 def check_file_target(path: Path, kind: str = "output") -> None:
     """A file can be written at `path`: its name fits, it is not a folder, and its folder exists."""
     check_name_length(path, f"the {kind} {path.name}")
+    check_not_a_loop(path, f"the {kind}")
     if path.is_dir():
         raise UsageError(f"the {kind} {path} is a folder: name a file")
     if not path.parent.exists():
@@ -78,6 +79,7 @@ def check_targets(targets: Iterable[tuple[str, Path]], db: Path | None = None) -
     # beside the database; `db.parent / ...` as `--db .` or `--db /` have no name (with_name raised)
     protected = [] if db is None else [db, db.parent / f"{db.name}.wal", db.parent / f"{db.name}.tmp"]
     for number, (option, path) in enumerate(targets):
+        check_not_a_loop(path, option)
         if any(same_place(path, place) for place in protected):
             raise UsageError(f"{option} {path} is the database {db}: writing it would destroy the index")
         if is_duckdb_database(path):

@@ -341,3 +341,41 @@ def test_write_deduplicated_of_a_named_pipe_is_refused_before_it_is_read(tmp_pat
         "write its content to a file and give that\n"
     )
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "option",
+    ["-o", "--export", "export -o", "report -o", "--db", "--temp-dir", "--write-deduplicated", "input", "api export"],
+)
+def test_a_loop_of_symbolic_links_is_refused_in_one_line(tmp_path, option):
+    """A link to itself named as an output, the database or the spill folder was a traceback
+    (RuntimeError: Symlink loop from ...); as the only input, a run that read nothing and exit 0."""
+    from typer.testing import CliRunner
+
+    import dedup
+    from dedup.cli import app
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text("the quick brown fox jumps over the lazy dog")
+    db = tmp_path / "index.duckdb"
+    dedup.run(corpus, db=db)
+    loop = tmp_path / ("loop.html" if option == "report -o" else "loop.csv")
+    loop.symlink_to(loop.name)
+    if option == "api export":
+        with pytest.raises(dedup.api.UsageError, match="is a loop of symbolic links"):
+            dedup.Index(db).export("pairs", loop)
+        return
+    args = {
+        "-o": ["run", str(corpus), "-o", str(loop)],
+        "--export": ["run", str(corpus), "--export", f"pairs={loop}"],
+        "export -o": ["export", str(db), "--what", "pairs", "-o", str(loop)],
+        "report -o": ["report", str(db), "-o", str(loop)],
+        "--db": ["run", str(corpus), "--db", str(loop)],
+        "--temp-dir": ["run", str(corpus), "--temp-dir", str(loop)],
+        "--write-deduplicated": ["run", str(corpus), "--write-deduplicated", str(loop)],
+        "input": ["run", str(loop)],
+    }[option]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1 and "is a loop of symbolic links" in result.stderr

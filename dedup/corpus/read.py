@@ -15,6 +15,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import Interrupted, UsageError
+from ..names import check_not_a_loop
 from ..settings import Settings
 from .collected import Corpus
 from .columns import read_arrow
@@ -98,6 +99,7 @@ def read_inputs(settings: Settings, spool: Spool | None = None) -> Corpus:
         if path == STDIN:  # one document per line, as --lines reads a file
             read_lines(corpus, path, prefix="-" if prefixed else None, data=sys.stdin.buffer.read())
             continue
+        check_not_a_loop(path, "the input")
         if not path.exists() and not path.is_symlink():
             raise UsageError(f"input not found: {path}")
         check_readable_kind(path, lines)
