@@ -22,15 +22,9 @@ from ..choices import Keep, Resolve
 from ..engines import Engine
 from ..errors import DedupError
 from ..sqlfiles import query, tables_needed
+from ..statement import Statement
 
 MAX_ROUNDS = 10_000
-# the tables a build or an update makes on the way, dropped at its end
-WORK_TABLES: tuple[str, ...] = (
-    *("cluster_touched", "cluster_members", "cluster_edges", "cluster_labels", "clusters_changed"),
-    *("survivor_ranks", "survivor_nodes", "survivor_edges", "survivor_decided", "cluster_survivors"),
-    *("survivor_pending", "survivor_undecided", "survivor_in", "survivor_links", "survivor_kept_now"),
-    "survivor_dropped_now",
-)
 
 
 class Rule(NamedTuple):
@@ -58,10 +52,10 @@ def build_clusters(engine: Engine, keep: Keep | str = Keep.first, resolve: Resol
     for table in tables_needed("cluster_members_all", "cluster_member_edges", "survivor_ranks"):
         if table != "cluster_members" and not engine.has_table(table):  # the run's tables, not the work ones
             raise DedupError(f"the database has no {table} table: is it a database left by `dedup run --db`?")
-    engine.create_table("cluster_members", query("cluster_members_all", dialect=engine.dialect))
-    rounds = _label_and_decide(engine, rule)
-    engine.create_table("clusters", _clusters(engine, rule))
-    _drop(engine, WORK_TABLES)
+    with WorkTables(engine) as work:
+        work.create("cluster_members", query("cluster_members_all", dialect=engine.dialect))
+        rounds = _label_and_decide(work, rule)
+        engine.create_table("clusters", _clusters(engine, rule))
     return rounds
 
 
@@ -79,13 +73,13 @@ def update_clusters(
         build_clusters(engine, *rule)
         return
     dialect = engine.dialect
-    engine.create_table("cluster_touched", query("cluster_touched", {"first_new": first_new}, dialect))
-    engine.create_table("cluster_members", query("cluster_members", {"first_new": first_new}, dialect))
-    _label_and_decide(engine, rule)
-    engine.create_table("clusters_changed", _clusters(engine, rule))
-    engine.execute(query("clusters_replace_touched", dialect=dialect))
-    engine.execute(query("clusters_insert_changed", dialect=dialect))
-    _drop(engine, WORK_TABLES)
+    with WorkTables(engine) as work:
+        work.create("cluster_touched", query("cluster_touched", {"first_new": first_new}, dialect))
+        work.create("cluster_members", query("cluster_members", {"first_new": first_new}, dialect))
+        _label_and_decide(work, rule)
+        work.create("clusters_changed", _clusters(engine, rule))
+        engine.execute(query("clusters_replace_touched", dialect=dialect))
+        engine.execute(query("clusters_insert_changed", dialect=dialect))
 
 
 def ensure_clusters(engine: Engine, keep: Keep | str | None = None, resolve: Resolve | str | None = None) -> None:
@@ -113,33 +107,58 @@ def kept_by(engine: Engine) -> Rule | None:
     return Rule(Keep(rows[0][0]), Resolve(rows[0][1]))
 
 
-def _clusters(engine: Engine, rule: Rule):  # type: ignore[no-untyped-def]
+def _clusters(engine: Engine, rule: Rule) -> Statement:
     return query("clusters", {"keep": rule.keep.value, "resolve": rule.resolve.value}, engine.dialect)
 
 
-def _label_and_decide(engine: Engine, rule: Rule) -> int:
-    """From `cluster_members` (doc_id, rep): `cluster_labels` (each member's component) and
+class WorkTables:
+    """The tables a build or an update makes on the way (created through it), dropped at its end:
+    only those it made, without asking the engine which exist."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.made: dict[str, None] = {}
+
+    def create(self, name: str, statement: Statement) -> None:
+        self.engine.create_table(name, statement)
+        self.made[name] = None
+
+    def replace(self, name: str, new_name: str) -> None:
+        """`new_name` (made through create) becomes `name`."""
+        self.engine.drop_table(name)
+        self.engine.rename_table(new_name, name)
+        self.made.pop(new_name, None)
+        self.made[name] = None
+
+    def __enter__(self) -> WorkTables:
+        return self
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        if kind is not None:  # a failed step is rolled back whole (its transaction, the tables too)
+            return
+        for name in self.made:
+            self.engine.drop_table(name)
+
+
+def _label_and_decide(work: WorkTables, rule: Rule) -> int:
+    """From `cluster_members` (doc_id, rep): `cluster_labels` (each representative's component) and
     `cluster_survivors` (each member's survivor by the rule); the rounds of the verified rule."""
-    dialect = engine.dialect
-    engine.create_table("cluster_edges", query("cluster_member_edges", dialect=dialect))
-    engine.create_table("cluster_labels", query("cluster_member_labels_start", dialect=dialect))
-    _propagate(engine)
-    engine.create_table("cluster_member_labels", query("cluster_member_labels", dialect=dialect))
-    engine.drop_table("cluster_labels")
-    engine.rename_table("cluster_member_labels", "cluster_labels")
+    dialect = work.engine.dialect
+    work.create("cluster_edges", query("cluster_member_edges", dialect=dialect))
+    work.create("cluster_labels", query("cluster_member_labels_start", dialect=dialect))
+    _propagate(work)
     if rule.resolve == Resolve.components:
-        survivors = query("cluster_survivors_components", {"keep": rule.keep.value}, dialect)
-        engine.create_table("cluster_survivors", survivors)
+        work.create("cluster_survivors", query("cluster_survivors_components", {"keep": rule.keep.value}, dialect))
         return 0
-    engine.create_table("survivor_ranks", query("survivor_ranks", {"keep": rule.keep.value}, dialect))
-    engine.create_table("survivor_nodes", query("survivor_nodes", dialect=dialect))
-    engine.create_table("survivor_edges", query("survivor_edges", dialect=dialect))
-    rounds = _decide(engine)
-    engine.create_table("cluster_survivors", query("cluster_survivors", dialect=dialect))
+    work.create("survivor_ranks", query("survivor_ranks", {"keep": rule.keep.value}, dialect))
+    work.create("survivor_nodes", query("survivor_nodes", dialect=dialect))
+    work.create("survivor_edges", query("survivor_edges", dialect=dialect))
+    rounds = _decide(work)
+    work.create("cluster_survivors", query("cluster_survivors", dialect=dialect))
     return rounds
 
 
-def _decide(engine: Engine) -> int:
+def _decide(work: WorkTables) -> int:
     """Decide every node with an edge (`survivor_decided`: node, kept) as the sequential walk does;
     return the number of rounds.
 
@@ -150,57 +169,40 @@ def _decide(engine: Engine) -> int:
     earlier neighbour is dropped. The earliest undecided node is always kept, so each round decides
     at least one node; a chain in input order (each document a near-duplicate of the previous one
     only, the worst order for the walk) is decided in one round."""
-    dialect = engine.dialect
-    for table in ("survivor_pending", "survivor_undecided", "survivor_decided"):
-        engine.create_table(table, query(f"{table}_start", dialect=dialect))
+    engine, dialect = work.engine, work.engine.dialect
+    for table in ("survivor_decided", "survivor_undecided", "survivor_pending"):
+        work.create(table, query(f"{table}_start", dialect=dialect))
     rounds = 0
     while engine.fetch_rows(query("survivor_undecided_count", dialect=dialect))[0][0]:
+        if rounds:  # the edges between the nodes still undecided (the last round needs none)
+            work.create("survivor_pending_next", query("survivor_pending_next", dialect=dialect))
+            work.replace("survivor_pending", "survivor_pending_next")
         rounds += 1
-        engine.create_table("survivor_in", query("survivor_in", dialect=dialect))
-        engine.create_table("survivor_links", query("survivor_links_start", dialect=dialect))
-        _jump(engine)
-        for table in ("survivor_kept_now", "survivor_dropped_now"):
-            engine.create_table(table, query(table, dialect=dialect))
-        for table in ("survivor_decided", "survivor_undecided", "survivor_pending"):
-            engine.create_table(f"{table}_next", query(f"{table}_next", dialect=dialect))
-        for table in ("survivor_decided", "survivor_undecided", "survivor_pending"):
-            engine.drop_table(table)
-            engine.rename_table(f"{table}_next", table)
+        work.create("survivor_in", query("survivor_in", dialect=dialect))
+        work.create("survivor_links", query("survivor_links_start", dialect=dialect))
+        while engine.fetch_rows(query("survivor_links_moving", dialect=dialect))[0][0]:  # pointer jumping
+            work.create("survivor_links_next", query("survivor_links_step", dialect=dialect))
+            work.replace("survivor_links", "survivor_links_next")
+        for table in ("survivor_decided_now", "survivor_decided_next", "survivor_undecided_next"):
+            work.create(table, query(table, dialect=dialect))
+        work.replace("survivor_decided", "survivor_decided_next")
+        work.replace("survivor_undecided", "survivor_undecided_next")
     return rounds
 
 
-def _jump(engine: Engine) -> None:
-    """Pointer jumping on `survivor_links` until every pointer is its chain's root."""
-    dialect = engine.dialect
-    while True:
-        engine.create_table("survivor_links_next", query("survivor_links_step", dialect=dialect))
-        moved = engine.fetch_rows(query("survivor_links_moved", dialect=dialect))[0][0]
-        engine.drop_table("survivor_links")
-        engine.rename_table("survivor_links_next", "survivor_links")
-        if not moved:
-            return
-
-
-def _propagate(engine: Engine) -> int:
+def _propagate(work: WorkTables) -> int:
     """Label `cluster_labels` by the components of `cluster_edges`; return the number of rounds."""
-    dialect = engine.dialect
+    dialect = work.engine.dialect
     rounds = 0
     while True:
         rounds += 1
-        engine.create_table("cluster_labels_next", query("cluster_labels_step", dialect=dialect))
-        changed = engine.fetch_rows(query("cluster_labels_changed", dialect=dialect))[0][0]
-        engine.drop_table("cluster_labels")
-        engine.rename_table("cluster_labels_next", "cluster_labels")
+        work.create("cluster_labels_next", query("cluster_labels_step", dialect=dialect))
+        changed = work.engine.fetch_rows(query("cluster_labels_changed", dialect=dialect))[0][0]
+        work.replace("cluster_labels", "cluster_labels_next")
         if not changed:
             return rounds
         if rounds >= MAX_ROUNDS:  # labels strictly decrease, so this cannot happen; guard anyway
             raise DedupError("cluster labels did not converge")
-
-
-def _drop(engine: Engine, tables: tuple[str, ...]) -> None:
-    for table in tables:
-        if engine.has_table(table):
-            engine.drop_table(table)
 
 
 def dropped_ids(engine: Engine) -> set[object]:

@@ -1,5 +1,6 @@
 -- query:  cluster_survivors (components)
--- reads:  cluster_labels(doc_id, label), documents(doc_id, id, position, text), pairs(doc_id_a, doc_id_b, jaccard)
+-- reads:  cluster_members(doc_id, rep), cluster_labels(doc_id, label), documents(doc_id, id, position, text),
+--         pairs(doc_id_a, doc_id_b, jaccard)
 -- writes: cluster_survivors(doc_id, survivor_doc_id, jaccard)
 -- params: $keep
 -- The components rule (--resolve components): one document kept per connected component, the first
@@ -8,16 +9,17 @@
 -- not (joined only through a chain of pairs: a removal no pair justifies).
 with ranked as (
     select
-        l.doc_id,
-        first_value(l.doc_id) over (partition by l.label order by
+        m.doc_id,
+        first_value(m.doc_id) over (partition by l.label order by
                 if($keep = 'first', d.position, null),
                 if($keep = 'longest', -length(d.text), null),
                 if($keep = 'shortest', length(d.text), null),
                 d.id
             rows between unbounded preceding and unbounded following
         ) as survivor_doc_id
-    from cluster_labels as l
-    join documents as d on d.doc_id = l.doc_id
+    from cluster_members as m
+    join cluster_labels as l on l.doc_id = m.rep
+    join documents as d on d.doc_id = m.doc_id
 )
 select r.doc_id, r.survivor_doc_id, p.jaccard
 from ranked as r

@@ -1,10 +1,11 @@
 -- query:  clusters
--- reads:  cluster_labels(doc_id, label), cluster_survivors(doc_id, survivor_doc_id, jaccard),
---         documents(doc_id, id)
+-- reads:  cluster_members(doc_id, rep), cluster_labels(doc_id, label),
+--         cluster_survivors(doc_id, survivor_doc_id, jaccard), documents(doc_id, id)
 -- writes: clusters(doc_id, id, cluster_id, cluster_size, is_survivor, survivor_doc_id, survivor, jaccard, keep,
 --         resolve)
 -- params: $keep, $resolve
--- One row per document: its connected component (cluster_id = smallest doc_id in it, cluster_size
+-- One row per member: its connected component (cluster_id = smallest doc_id in it, its
+-- representative's label: a representative is the smallest doc_id of its group; cluster_size
 -- its size), whether it is kept, and the document kept in its place (survivor_doc_id, survivor: its
 -- own for a kept document) with their exact Jaccard (jaccard: null for a kept document, and under
 -- the components rule for a member that is no verified pair of its survivor). The survivors are
@@ -20,8 +21,9 @@ with members as (
         count(*) over (partition by l.label) as cluster_size,
         coalesce(s.survivor_doc_id, d.doc_id) as survivor_doc_id,
         s.jaccard
-    from documents as d
-    join cluster_labels as l on l.doc_id = d.doc_id
+    from cluster_members as m
+    join documents as d on d.doc_id = m.doc_id
+    join cluster_labels as l on l.doc_id = m.rep
     left join cluster_survivors as s on s.doc_id = d.doc_id
 )
 select

@@ -1,9 +1,8 @@
 -- query:  survivor_undecided_next
--- reads:  survivor_undecided(node), survivor_kept_now(node), survivor_dropped_now(node)
+-- reads:  survivor_undecided(node), survivor_decided_now(node)
 -- writes: survivor_undecided_next(node)
 -- params: (none)
 -- The nodes still undecided after this round.
 select u.node
 from survivor_undecided as u
-anti join survivor_kept_now as k on k.node = u.node
-anti join survivor_dropped_now as d on d.node = u.node
+anti join survivor_decided_now as d on d.node = u.node
