@@ -175,16 +175,25 @@ def record_inputs(engine: Engine, read: Sequence[Path]) -> None:
     engine.execute(query("run_inputs_insert", {"paths": paths}, engine.dialect))
 
 
+def run_inputs(engine: Engine) -> list[Path]:
+    """The files and folders the database's runs and adds read, resolved (none for a database of an
+    earlier release, which has no `run_inputs`)."""
+    from .corpus.folders import id_path
+
+    if not engine.has_table("run_inputs"):
+        return []
+    return [id_path(row[0]) for row in engine.fetch_rows(query("run_inputs", dialect=engine.dialect))]
+
+
 def check_not_run_input(engine: Engine, output: Path, option: str) -> None:
     """Refuse an output that is a file the database's runs read, or lies in a folder they read: an
     export written over the run's input destroys it (a database of an earlier release, without
     `run_inputs`, is not checked). The rule is the run's own (imported here: the other index
     commands, which import this module, need not load the corpus readers)."""
-    from .corpus.folders import id_path
     from .corpus.write import check_not_an_input
 
-    if engine.has_table("run_inputs"):
-        read = [id_path(row[0]) for row in engine.fetch_rows(query("run_inputs", dialect=engine.dialect))]
+    read = run_inputs(engine)
+    if read:
         check_not_an_input(read, output, option)
 
 

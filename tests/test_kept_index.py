@@ -142,3 +142,23 @@ def test_index_commands_work_on_an_index_of_every_method(tmp_path, method):
         expected = {b if a == ids[0] else a for a, b in rows(whole, "select id_a, id_b from pairs") if ids[0] in (a, b)}
         got = invoke("query", db, "--id", ids[0], "--format", "csv").stdout.splitlines()[1:]
         assert {line.split(",")[0] for line in got} == expected
+
+
+def test_adding_a_file_of_the_indexed_folder_names_it_as_the_index_does(tmp_path):
+    """`dedup add DB corpus/a.txt` after `dedup run corpus/` indexed a.txt a second time, as
+    `corpus/a.txt`; the duplicates export then said to drop a file for a survivor that is the same
+    file. It is the indexed document: refused without --replace, replaced with it."""
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    for name, text in {"a.txt": "one two three four five six seven", "b.txt": "other words entirely here"}.items():
+        (folder / name).write_text(text)
+    db = tmp_path / "index.duckdb"
+    invoke("run", folder, "--db", db, "-q")
+    result = run_cli("add", db, folder / "a.txt")
+    assert result.exit_code == 1 and "1 id is in the index already ('a.txt'...)" in result.stderr
+    (folder / "a.txt").write_text("one two three four five six seven eight")
+    invoke("add", db, folder / "a.txt", "--replace", "-q")
+    assert rows(db, "select id, text from documents order by id") == [
+        ("a.txt", "one two three four five six seven eight"),
+        ("b.txt", "other words entirely here"),
+    ]

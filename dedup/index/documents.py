@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -100,6 +101,8 @@ def add_documents(
     check_requested(settings, requested or {})
     corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
     raw = corpus.to_arrow()
+    if documents is None and not settings.lines:
+        raw = _named_as_indexed(engine, settings.inputs, raw)
     _check_id_type(engine, raw)
     existing = doc_ids_of(engine, [str(i) for i in raw.column("id").to_pylist()])
     if existing and not replace:
@@ -135,6 +138,37 @@ def add_documents(
         f"added {counted(raw.num_rows, 'document')} ({len(existing)} replaced, {len(corpus.skipped)} skipped{latin1}); "
         f"{involved}; {time.perf_counter() - clock:.3f} s" + "".join(f"\nnote: {note}" for note in corpus.notes)
     )
+
+
+def _named_as_indexed(engine: Engine, inputs: tuple[Path, ...], raw: pa.Table) -> pa.Table:
+    """Files that lie inside a folder the index read, named as the index names them. `dedup add DB
+    corpus/a.txt` after `dedup run corpus/` read a.txt as the id `corpus/a.txt` and indexed it a
+    second time beside `a.txt`. A file's id becomes its path relative to such a folder when the
+    index holds that id (it is the same document: the usual "already indexed, --replace" follows)."""
+    from ..corpus.folders import path_id
+    from ..records import run_inputs
+
+    folders = [folder for folder in run_inputs(engine) if folder.is_dir()]
+    if not folders or raw.num_rows == 0:
+        return raw
+    prefixed = len(inputs) > 1
+    renamed: dict[str, str] = {}
+    for given in inputs:
+        real = Path(os.path.realpath(given))
+        inside = [folder for folder in folders if real != folder and real.is_relative_to(folder)]
+        if not inside:
+            continue
+        relative = real.relative_to(inside[0]).as_posix()
+        if given.is_dir():
+            head = path_id(given) + "/" if prefixed else ""
+            for doc_id in raw.column("id").to_pylist():
+                if isinstance(doc_id, str) and doc_id.startswith(head):
+                    renamed[doc_id] = path_id(Path(relative) / doc_id[len(head) :])
+        else:
+            renamed[path_id(given)] = path_id(Path(relative))
+    indexed = doc_ids_of(engine, list(renamed.values()))
+    names = [renamed[i] if i in renamed and renamed[i] in indexed else i for i in raw.column("id").to_pylist()]
+    return raw.set_column(raw.schema.get_field_index("id"), "id", pa.array(names, raw.schema.field("id").type))
 
 
 def _check_id_type(engine: Engine, raw: pa.Table) -> None:
