@@ -17,7 +17,9 @@ settings.register_profile("ci", deadline=None, max_examples=60, suppress_health_
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "corpora"
+# Small real corpora with published answers (R textreuse's legal and tract texts, the Clough &
+# Stevenson plagiarism corpus as a table), shipped with the tests: see tests/corpora/*/README.md
+SHARED = REPO / "tests" / "corpora"
 
 TINY = {
     "original.txt": "The quick brown fox jumps over the lazy dog near the river bank.",
@@ -47,7 +49,7 @@ def con(tmp_path: Path):
 
 @pytest.fixture
 def shared_corpora() -> Path:
-    assert SHARED.is_dir(), "../shared/corpora must be beside the checkout (as in CI)"
+    assert SHARED.is_dir(), "tests/corpora ships with the repository"
     return SHARED
 
 
