@@ -76,7 +76,9 @@ def draw(path: Path, threshold: float, bands: int, rows: int) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise DedupError("--plot needs matplotlib: pip install 'dedup[plot]'") from None
+        raise DedupError(
+            "--plot needs matplotlib: pip install '.[plot]' from a clone of dedup, or pip install matplotlib"
+        ) from None
     from ..banding import s_curve
 
     points = s_curve(bands, rows, [i / 200 for i in range(201)])

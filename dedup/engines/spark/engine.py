@@ -175,7 +175,9 @@ def new_session(master: str | None = None, conf: dict[str, str] | None = None, a
     try:
         from pyspark.sql import SparkSession
     except ImportError:
-        raise DedupError("the Spark engine needs pyspark: pip install 'dedup[spark]'") from None
+        raise DedupError(
+            "the Spark engine needs pyspark: pip install '.[spark]' in a clone of dedup, or pip install 'pyspark>=4'"
+        ) from None
     builder = SparkSession.builder.appName(app_name)
     if master is not None:
         builder = builder.master(master)
