@@ -258,7 +258,7 @@ class Index:
         if output is not None:
             from .output import check_targets
 
-            export_format(Path(output))
+            export_format(Path(output), kind)
             check_targets([("output", Path(output))], self.path)
         with open_index(self.path) as con:
             if output is not None:

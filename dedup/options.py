@@ -12,7 +12,7 @@ from .corpus.tables import check_column_options
 from .corpus.write import check_kept_outside, check_not_an_input, check_target, place_in
 from .engines import engine_kind
 from .errors import UsageError
-from .index.export import EXPORT_FORMATS
+from .index.export import EXPORT_FORMATS, export_format
 from .names import check_not_a_loop
 from .output import check_targets, check_writable
 from .settings import Settings
@@ -34,8 +34,9 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
         check_column_options(settings.inputs, settings.lines, id_column, text_column, settings.delimiter)
     if settings.output is not None:
         check_writable(settings.output)
-    for _, path in settings.exports:
+    for what, path in settings.exports:
         check_writable(path, EXPORT_FORMATS, "export")
+        export_format(path, what)
     if settings.write_deduplicated is not None and in_memory:  # there is no input file to copy
         raise UsageError(
             "write_deduplicated copies an input file: with documents in memory, take the kept ids "

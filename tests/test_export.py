@@ -108,6 +108,23 @@ def test_export_rejects_unknown_extension(tmp_path):
     assert result.exit_code == 2 and "cannot tell the export format" in result.stderr
 
 
+def test_survivors_export_to_txt_is_one_id_per_line(tmp_path):
+    """--export survivors=ids.txt was refused: a line-aligned ids file is the natural form for a
+    --lines input named by --ids. Other exports to .txt are refused before the run, in one line."""
+    lines, names = tmp_path / "docs.txt", tmp_path / "names.txt"
+    lines.write_text("a b c d e f g\nx y z w v u t\na b c d e f g\n")
+    names.write_text("first\nsecond\nthird\n")
+    kept = tmp_path / "kept.txt"
+    result = CliRunner().invoke(
+        app, ["run", str(lines), "--lines", "--ids", str(names), "-q", "--export", f"survivors={kept}"]
+    )
+    assert result.exit_code == 0, result.output
+    assert kept.read_text() == "first\nsecond\n"
+    refused = CliRunner().invoke(app, ["run", str(lines), "--lines", "-q", "--export", f"pairs={tmp_path / 'p.txt'}"])
+    assert refused.exit_code == 2 and "a .txt export holds one id per line, for survivors" in refused.stderr
+    assert not (tmp_path / "p.txt").exists()
+
+
 def test_write_deduplicated_folder(tmp_path):
     folder = tmp_path / "corpus"
     (folder / "sub").mkdir(parents=True)

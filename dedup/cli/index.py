@@ -84,7 +84,7 @@ def export(
     from ..records import check_not_run_input
 
     try:
-        export_format(output)
+        export_format(output, what)
         check_targets([("--output", output)], db)
         with open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
             check_not_run_input(con, output, "--output")

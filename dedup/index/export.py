@@ -11,15 +11,22 @@ import pyarrow as pa
 
 from ..choices import ExportKind, Keep, Resolve
 from ..engines import Engine
+from ..errors import UsageError
 from ..output import FORMATS, STREAM_ROWS, batches, check_writable, format_for, is_list_type, replacing, write_table
 from ..sqlfiles import query
 from .clusters import ensure_clusters
 
-EXPORT_FORMATS = {**FORMATS, ".json": "json"}
+EXPORT_FORMATS = {**FORMATS, ".json": "json", ".txt": "txt"}
+ID_LINES = (ExportKind.survivors,)  # the exports of one id per row, which .txt writes one per line
 
 
-def export_format(path: Path) -> str:
-    return format_for(path, EXPORT_FORMATS, "export")
+def export_format(path: Path, what: ExportKind | str | None = None) -> str:
+    """The format of an export file by its extension; .txt only for the survivors (one id a line,
+    aligned with the lines of an --ids file)."""
+    kind = format_for(path, EXPORT_FORMATS, "export")
+    if kind == "txt" and what is not None and ExportKind(what) not in ID_LINES:
+        raise UsageError(f"a .txt export holds one id per line, for survivors; write {ExportKind(what).value} to .csv")
+    return kind
 
 
 def needs_clusters(what: ExportKind | str) -> bool:
@@ -56,6 +63,10 @@ def write_exports(engine: Engine, exports: Sequence[tuple[ExportKind, Path]]) ->
 def write_export(rows: pa.Table | pa.RecordBatchReader, path: Path, what: ExportKind | str) -> int:
     """The rows to `path`, streamed in batches; how many were written."""
     kind = check_writable(path, EXPORT_FORMATS, "export")
+    export_format(path, what)
+    if kind == "txt":
+        with replacing(path) as target, target.open("w", encoding="utf-8", newline="\n") as stream:
+            return write_id_lines(batches(rows), stream)
     if kind == "json":
         with replacing(path) as target, target.open("w", encoding="utf-8", newline="\n") as stream:
             return write_json(batches(rows), ExportKind(what), stream)
@@ -68,6 +79,20 @@ def write_export(rows: pa.Table | pa.RecordBatchReader, path: Path, what: Export
     schema = _csv_schema(rows.schema) if kind == "csv" else rows.schema
     write_table(pa.RecordBatchReader.from_batches(schema, (counted(b) for b in batches(rows))), path)
     return count[0]
+
+
+def write_id_lines(parts: Iterable[pa.RecordBatch], stream: TextIO) -> int:
+    """One id per line (the first column), as an --ids file holds them; an id that holds a line
+    break cannot be written so and is refused in one line."""
+    count = 0
+    for batch in parts:
+        for value in batch.column(0).to_pylist():
+            text = str(value)
+            if "\n" in text or "\r" in text:
+                raise UsageError(f"the id {text!r} holds a line break: write the survivors to .csv instead of .txt")
+            stream.write(text + "\n")
+            count += 1
+    return count
 
 
 def _csv_schema(schema: pa.Schema) -> pa.Schema:
