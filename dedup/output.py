@@ -368,13 +368,21 @@ class TextTable:
 
 # Control characters (C0, DEL, C1): written raw they are commands to the terminal (an id holding
 # ESC ] 0 ; ... BEL retitled the window), so a table shows them escaped, as Python's repr does.
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+# So are the invisible format characters that change what a reader sees: bidi embeddings,
+# overrides and isolates (U+202A-U+202E, U+2066-U+2069: an id shown reversed), the marks U+200E,
+# U+200F, U+061C, and the zero-width U+200B-U+200D, U+2060, U+FEFF (two ids that look the same).
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
 SHOWN = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def printable(text: str) -> str:
     """`text` with every control character escaped (\\n, \\t, \\x1b): safe to print on a terminal."""
-    return CONTROL.sub(lambda match: SHOWN.get(match.group(), f"\\x{ord(match.group()):02x}"), text)
+    return CONTROL.sub(lambda match: SHOWN.get(match.group(), _escape(match.group())), text)
+
+
+def _escape(character: str) -> str:
+    code = ord(character)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 # A column is padded to at most this many characters: one long id (a deep path) widened every row

@@ -213,6 +213,10 @@ class Settings:
             set_(self, "resolve", choose(Resolve, self.resolve, "--resolve"))
         if self.output is not None and self.pairs is PairsListed.none:
             raise UsageError("--pairs none lists no pairs: drop --output, or list all or between-groups")
+        if self.pairs is PairsListed.none and not (self.db or self.exports or self.write_deduplicated):
+            raise UsageError(
+                "--pairs none lists no pairs and nothing else was asked: give --db, --export or --write-deduplicated"
+            )
 
     def _check_types(self) -> None:
         """Values of the wrong type, which `dedup.run` can be given, refused in one line (a string

@@ -94,3 +94,13 @@ def test_eval_reads_a_named_pipe_once(tmp_path):
     assert from_pipe.returncode == from_file.returncode == 0, from_pipe.stderr
     assert _figures(from_pipe.stdout) == _figures(from_file.stdout)
     assert "precision: 1.000000" in from_pipe.stdout
+
+
+def test_eval_without_any_pair_claims_no_recall(tmp_path):
+    """`dedup eval` on an empty folder (or any input without a pair) printed recall 1.000000: 0 of
+    0 found is no measurement."""
+    (tmp_path / "empty").mkdir()
+    result = CliRunner().invoke(app, ["eval", str(tmp_path / "empty")])
+    assert result.exit_code == 0, result.output
+    assert "recall: - (no pair at Jaccard >= 0.8 to find)" in result.stdout
+    assert "recall: 1.0" not in result.stdout

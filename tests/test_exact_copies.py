@@ -146,9 +146,12 @@ def test_pairs_between_groups_leave_out_exactly_the_pairs_of_copies(tmp_path: Pa
     between = runner.invoke(
         app, ["run", str(path), "-k", "3", "-t", "0.5", "--format", "csv", "--pairs", "between-groups"]
     )
-    none = runner.invoke(app, ["run", str(path), "-k", "3", "-t", "0.5", "--pairs", "none"])
+    kept = tmp_path / "kept.csv"
+    none = runner.invoke(
+        app, ["run", str(path), "-k", "3", "-t", "0.5", "--pairs", "none", "--export", f"survivors={kept}"]
+    )
     assert every.exit_code == between.exit_code == none.exit_code == 0, (every.output, between.output)
-    assert none.stdout == ""
+    assert none.stdout == "" and kept.exists()
     group = {key: key.split("-")[0] if key.split("-")[1] != "near" else key for key in docs}
     rows = every.stdout.splitlines()[1:]
     copies = [row for row in rows if group[row.split(",")[0]] == group[row.split(",")[1]]]

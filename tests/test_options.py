@@ -67,6 +67,8 @@ def test_the_forms_a_user_gives_are_one_settings():
         ({"exports": {"everything": "e.csv"}}, "cannot export 'everything'"),
         ({"spark_conf": ["=1"], "engine": "spark"}, "--spark-conf takes KEY=VALUE"),
         ({"output": "p.csv", "pairs": "none"}, "--pairs none lists no pairs"),
+        # it ran everything and wrote nothing
+        ({"pairs": "none"}, "--pairs none lists no pairs and nothing else was asked: give --db, --export or"),
         # each made a file or folder named `-` in the current folder
         ({"db": "-"}, "--db -: the database is written to a file, not to standard output; name the file$"),
         ({"write_deduplicated": "-"}, "--write-deduplicated -: the copy is written to a file, not to standard output"),

@@ -379,3 +379,23 @@ def test_a_loop_of_symbolic_links_is_refused_in_one_line(tmp_path, option):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2, result.output
     assert result.stderr.count("\n") == 1 and "is a loop of symbolic links" in result.stderr
+
+
+def test_invisible_format_characters_in_ids_are_shown_escaped_on_a_terminal(tmp_path):
+    """A bidi override printed raw showed an id reversed, and a zero-width space made two ids look
+    the same; a terminal table escapes them as it escapes control characters. Files keep them."""
+    from typer.testing import CliRunner
+
+    import dedup
+    from dedup.cli import app
+
+    text = "the quick brown fox jumps over the lazy dog"
+    ids = ["evil\u202eexe.txt", "a\u200bb", "plain"]
+    db = tmp_path / "index.duckdb"
+    dedup.run(documents=list(zip(ids, [text, text, text], strict=True)), db=db, threshold=0.5)
+    shown = CliRunner().invoke(app, ["clusters", str(db)]).stdout
+    assert "evil\\u202eexe.txt" in shown and "a\\u200bb" in shown
+    assert "\u202e" not in shown and "\u200b" not in shown
+    exported = tmp_path / "pairs.csv"
+    CliRunner().invoke(app, ["export", str(db), "--what", "pairs", "-o", str(exported)])
+    assert "evil\u202eexe.txt" in exported.read_text()

@@ -71,7 +71,12 @@ def evaluate_command(
         typer.echo(
             f"exact pairs: {result.exact_pairs}  lsh pairs: {result.found_pairs}  candidates: {result.candidates}"
         )
-        typer.echo(f"recall: {result.recall:.6f}  precision: {result.precision:.6f}")
+        if result.exact_pairs:
+            typer.echo(f"recall: {result.recall:.6f}  precision: {result.precision:.6f}")
+        else:  # 0 of 0 is no evidence: recall 1.0 claimed a measurement that was never made
+            typer.echo(
+                f"recall: - (no pair at Jaccard >= {settings.threshold} to find)  precision: {result.precision:.6f}"
+            )
         typer.echo(f"candidates per true pair: {result.candidates_per_true_pair:.3f}")
         typer.echo("similarity      exact  found   recall  S-curve")
         for b in result.buckets:
