@@ -162,3 +162,23 @@ def test_adding_a_file_of_the_indexed_folder_names_it_as_the_index_does(tmp_path
         ("a.txt", "one two three four five six seven eight"),
         ("b.txt", "other words entirely here"),
     ]
+
+
+def test_an_interrupted_clusters_command_leaves_the_index_as_it_was(tmp_path, monkeypatch):
+    """A Ctrl-C in `dedup clusters DB --keep longest` left its work tables in the index (and a
+    clusters table half built); the rebuild is now one step, rolled back whole."""
+    from dedup.index import clusters
+
+    docs = planted_corpus(6, 2, seed=15)
+    db = make_index(tmp_path, docs)
+    before = rows(db, "select table_name from information_schema.tables order by 1")
+    table = rows(db, "select * from clusters order by all")
+
+    def stopped(work):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(clusters, "_decide", stopped)
+    result = run_cli("clusters", db, "--keep", "longest")
+    assert result.exit_code == 130 and "the index is unchanged" in result.stderr
+    assert rows(db, "select table_name from information_schema.tables order by 1") == before
+    assert rows(db, "select * from clusters order by all") == table

@@ -54,7 +54,8 @@ def clusters(
     from ..index.export import export_table
 
     try:
-        with open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
+        with stoppable() as attach, open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
+            attach(con)
             table = export_table(con, ExportKind.clusters, keep, resolve)
     except DedupError as error:
         fail(error)
@@ -86,7 +87,8 @@ def export(
     try:
         export_format(output, what)
         check_targets([("--output", output)], db)
-        with open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
+        with stoppable() as attach, open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
+            attach(con)
             check_not_run_input(con, output, "--output")
             written = write_export(export_rows(con, what, keep, resolve), output, what)
     except DedupError as error:

@@ -88,7 +88,9 @@ def ensure_clusters(engine: Engine, keep: Keep | str | None = None, resolve: Res
     built_by = kept_by(engine)
     rule = _chosen(built_by, keep, resolve)
     if built_by != rule or not engine.has_table("clusters"):
-        build_clusters(engine, *rule)
+        # one step: an interrupted build leaves the clusters as they were and no work table behind
+        with engine.atomic("interrupted; the index is unchanged"):
+            build_clusters(engine, *rule)
 
 
 def _chosen(built_by: Rule | None, keep: Keep | str | None, resolve: Resolve | str | None) -> Rule:
