@@ -190,12 +190,20 @@ def test_empty_folder_warns_and_succeeds(tmp_path):
     assert "warning: no documents were found in the inputs" in result.stderr
 
 
-def test_symlink_loop_given_as_input_is_skipped(tmp_path):
+def test_symlink_loop_given_as_input_is_refused_and_skipped_inside_a_folder(tmp_path):
+    """Given as the input, a loop of links names nothing to read: one line, exit 2 (it was a run
+    that read nothing and exited 0). Inside a folder it is one of the files skipped, counted."""
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
     result = runner.invoke(app, ["run", str(tmp_path / "a"), "--show-skipped"])
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr == f"Error: the input {tmp_path / 'a'} is a loop of symbolic links: name a file or folder\n"
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "doc.txt").write_text("a document")
+    (tmp_path / "corpus" / "loop").symlink_to(tmp_path / "a")
+    result = runner.invoke(app, ["run", str(tmp_path / "corpus"), "--show-skipped"])
     assert result.exit_code == 0, result.stderr
-    assert f"  {tmp_path / 'a'}: unreadable: Too many levels of symbolic links" in result.stderr
+    assert "  loop: " in result.stderr and "1 skipped" in result.stderr
 
 
 # -- content -----------------------------------------------------------------------------------
