@@ -105,7 +105,26 @@ def run(
     settings = run_options(in_memory=table is not None, **given)
     result = execute(settings, documents=table, session=session)
     assert result.pairs is not None, "a table is returned when no stream is asked for"
+    _warn_skipped(result.skipped)
     return result.pairs
+
+
+class SkippedWarning(UserWarning):
+    """Inputs dedup.run skipped (a NULL text, a binary file, ...): counted, never dropped in silence."""
+
+
+def _warn_skipped(skipped: pa.Table) -> None:
+    """The skipped inputs as one warning, as the command's summary counts them (a NULL text given in
+    memory vanished from the result without a word)."""
+    if skipped.num_rows == 0:
+        return
+    import warnings
+
+    from .wording import counted
+
+    first = skipped.slice(0, 1).to_pylist()[0]
+    shown = ", ".join(f"{key}={value!r}" for key, value in first.items())
+    warnings.warn(f"dedup skipped {counted(skipped.num_rows, 'input')} (the first: {shown})", SkippedWarning, 3)
 
 
 def _check_not_texts(inputs: Inputs) -> None:

@@ -215,3 +215,15 @@ def test_write_deduplicated_of_documents_in_memory_is_refused_before_the_run(tmp
     with pytest.raises(dedup.api.UsageError, match=r"^write_deduplicated copies an input file: with documents"):
         dedup.run(documents=TEXTS, write_deduplicated=tmp_path / "copy.txt")
     assert not (tmp_path / "copy.txt").exists()
+
+
+def test_skipped_documents_given_in_memory_are_counted_in_a_warning():
+    """A NULL text given to dedup.run vanished from the result without a count."""
+    import pyarrow as pa
+
+    table = pa.table({"id": ["a", "b", "c"], "text": [TEXTS[0], None, TEXTS[1]]})
+    with pytest.warns(
+        dedup.api.SkippedWarning, match=r"^dedup skipped 1 input \(the first: source='b', reason='text is NULL'\)$"
+    ):
+        pairs = dedup.run(documents=table, threshold=0.5)
+    assert pairs.column("id_a").to_pylist() == ["a"]
