@@ -159,3 +159,27 @@ def test_an_index_of_another_hash_scheme_is_refused(tmp_path, scheme):
         result = CliRunner().invoke(app, command)
         assert result.exit_code == 1 and f"hash scheme {scheme}" in result.stderr, command
         assert "run it again" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_remove_takes_ids_from_a_file_or_standard_input(tmp_path):
+    """An id too long for a command line (a 1 MB id) could not be removed from the CLI; --ids-from
+    reads ids one per line, from a file or standard input."""
+    from typer.testing import CliRunner
+
+    import dedup
+    from dedup.cli import app
+
+    long_id = "x" * 300_000
+    ids = [long_id, "b", "c", "d"]
+    db = tmp_path / "index.duckdb"
+    dedup.run(documents=[(i, f"document {n} with words of its own") for n, i in enumerate(ids)], db=db)
+    listed = tmp_path / "ids.txt"
+    listed.write_text(long_id + "\r\nb\n\n")
+    runner = CliRunner()
+    result = runner.invoke(app, ["remove", str(db), "--ids-from", str(listed)])
+    assert result.exit_code == 0 and "removed 2 documents" in result.stderr, result.output
+    result = runner.invoke(app, ["remove", str(db), "c", "--ids-from", "-"], input="d\n")
+    assert result.exit_code == 0 and "removed 2 documents" in result.stderr, result.output
+    assert dedup.Index(db).documents().num_rows == 0
+    result = runner.invoke(app, ["remove", str(db)])
+    assert result.exit_code == 2 and "give the ids to remove" in result.stderr

@@ -1,5 +1,6 @@
 """Commands on the database a run leaves with --db: clusters, exports, explain, buckets, the living index."""
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -244,10 +245,34 @@ def add(
         stderr.print(report, markup=False)
 
 
+def _id_lines(path: Path) -> list[str]:
+    """The ids of a file (or standard input, `-`), one per line as `--export survivors=ids.txt`
+    writes them; a final line break ends the last id, and empty lines are no ids."""
+    try:
+        data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+    except OSError as error:
+        fail(UsageError(f"cannot read {path}: {error.strerror}"))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        fail(UsageError(f"{path} is not UTF-8 text: ids are read one per line"))
+    return [line.removesuffix("\r") for line in text.split("\n") if line.removesuffix("\r")]
+
+
 @app.command()
 def remove(
     db: Db,
-    ids: Annotated[list[str], typer.Argument(help="Ids of the documents to remove.", callback=document_id)],
+    ids: Annotated[
+        Optional[list[str]], typer.Argument(help="Ids of the documents to remove.", callback=document_id)
+    ] = None,
+    ids_from: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--ids-from",
+            help="Also remove the ids in this file, one per line (- for standard input): for ids too long "
+            "or too many for a command line.",
+        ),
+    ] = None,
     keep: Annotated[
         Optional[Keep], typer.Option(help="Survivor order of the clusters (default: the one they were built by).")
     ] = None,
@@ -259,6 +284,12 @@ def remove(
     Example: dedup remove run.duckdb g0pA_taska.txt g0pB_taska.txt
     """
     from ..index.documents import open_index, remove_documents
+
+    ids = list(ids or [])
+    if ids_from is not None:
+        ids += _id_lines(ids_from)
+    if not ids:
+        fail(UsageError("give the ids to remove, as arguments or with --ids-from FILE"))
 
     try:
         with stoppable() as attach, open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
