@@ -227,3 +227,36 @@ def test_skipped_documents_given_in_memory_are_counted_in_a_warning():
     ):
         pairs = dedup.run(documents=table, threshold=0.5)
     assert pairs.column("id_a").to_pylist() == ["a"]
+
+
+def test_two_changes_at_once_say_the_index_is_in_use(tmp_path):
+    """Threads calling Index.add at once got DuckDB's "Conflict on tuple deletion"; the change that
+    loses is rolled back and says the index is in use. The index holds the winners' documents."""
+    import threading
+
+    from dedup.errors import DedupError
+
+    db = tmp_path / "index.duckdb"
+    dedup.run(documents=[(f"d{i}", f"document {i} with some words of its own") for i in range(200)], db=db)
+    index = dedup.Index(db)
+    errors: list[str] = []
+    added = 0
+    for attempt in range(5):  # threads may happen to run one after the other: try until two meet
+
+        def add(n: int, attempt: int = attempt) -> None:
+            try:
+                index.add(documents=[(f"n{attempt}-{n}-{i}", f"new document {n} {i} {attempt}") for i in range(50)])
+            except DedupError as error:
+                errors.append(str(error))
+
+        threads = [threading.Thread(target=add, args=(n,)) for n in range(4)]
+        before = len(errors)
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        added += 4 - (len(errors) - before)
+        if errors:
+            break
+    assert errors and all(e.startswith("the index is in use: another change to it is under way") for e in errors)
+    assert index.documents().num_rows == 200 + 50 * added

@@ -65,6 +65,11 @@ def translated(spill: str = "the temporary folder") -> Iterator[None]:
             raise EngineError(message, out_of_space=True) from None
         if "No space left" in message or "Could not write all bytes" in message:
             raise EngineError(f"the disk is full: {message}", out_of_space=True) from None
+        if isinstance(error, duckdb.TransactionException) and "Conflict" in message:
+            # two changes at once through one process's connections: the later one is rolled back
+            raise EngineError(
+                f"the index is in use: another change to it is under way; try again ({message})"
+            ) from None
         raise EngineError(damaged(message)) from None
 
 
