@@ -182,3 +182,17 @@ def test_an_interrupted_clusters_command_leaves_the_index_as_it_was(tmp_path, mo
     assert result.exit_code == 130 and "the index is unchanged" in result.stderr
     assert rows(db, "select table_name from information_schema.tables order by 1") == before
     assert rows(db, "select * from clusters order by all") == table
+
+
+def test_adding_another_folder_of_the_same_names_says_both_ways(tmp_path):
+    """A second folder whose files have the indexed folder's relative names was only advised
+    --replace, which would replace other documents: the message gives the other way too."""
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "a.txt").write_text(f"the text of folder {name} with words")
+    db = tmp_path / "index.duckdb"
+    invoke("run", tmp_path / "one", "--db", db, "-q")
+    result = run_cli("add", db, tmp_path / "two")
+    assert result.exit_code == 1
+    assert "use --replace to replace them if they are the same documents" in result.stderr
+    assert "run again on all the folders together (their ids become FOLDER/NAME)" in result.stderr

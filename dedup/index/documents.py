@@ -114,6 +114,12 @@ def add_documents(
                 "own lines are, so --replace would replace those documents; to index both files, run again on "
                 "both (their ids become FILE:LINE)"
             )
+        if documents is None and any(path.is_dir() for path in inputs):  # a second folder of the same names
+            raise DedupError(
+                f"{indexed}: use --replace to replace them if they are the same documents; if another "
+                "folder holds other documents under the same names, run again on all the folders "
+                "together (their ids become FOLDER/NAME)"
+            )
         raise DedupError(f"{indexed}: use --replace to replace them")
     dialect = engine.dialect
     with engine.atomic(UNCHANGED):
