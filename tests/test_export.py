@@ -184,6 +184,24 @@ def test_write_deduplicated_lines_keeps_bytes(tmp_path):
     assert out.read_bytes() == "same line\r\nother line \u00e9\n".encode()
 
 
+@pytest.mark.parametrize(
+    ("data", "copy"),
+    [
+        (b"same line\r\nother line\r\nsame line", b"same line\r\nother line\r\n"),  # the stray \r case
+        (b"same line\r\nother line\r\nsame line\r\n", b"same line\r\nother line\r\n"),
+        (b"same line\nother line\nthird one", b"same line\nother line\nthird one"),
+    ],
+)
+def test_write_deduplicated_lines_keeps_each_kept_line_with_its_own_ending(tmp_path, data, copy):
+    """A CRLF file without a final line break whose last line was dropped left the line before it
+    ending in a stray \\r (its \\n went with the dropped line)."""
+    lines = tmp_path / "lines.txt"
+    lines.write_bytes(data)
+    out = tmp_path / "out.txt"
+    invoke("run", lines, "--lines", "-q", "--write-deduplicated", out)
+    assert out.read_bytes() == copy
+
+
 def test_write_deduplicated_lines_named_by_ids_drops_the_duplicates(tmp_path):
     """With --ids the run said "1 documents to drop" and wrote every line: the copy looked the
     dropped ids up among line numbers. The kept lines' ids, in order, are the survivors export."""

@@ -208,8 +208,16 @@ def _write_copy(settings: Settings, out: Path, dropped: set[object]) -> None:
         final_newline = bool(lines) and lines[-1] == b""
         if final_newline:
             lines.pop()
-        kept = [line for number, line in enumerate(lines, start=1) if number not in dropped]
-        body = separator.join(kept) + (separator if final_newline and kept else b"")
+        # each kept line with its own ending: every line has the separator but an unterminated last
+        # one (dropping it left the line before without its \n, a stray \r of a CRLF file)
+        ends = [separator] * len(lines)
+        if lines and not final_newline:
+            ends[-1] = b""
+        body = b"".join(
+            line + end
+            for number, (line, end) in enumerate(zip(lines, ends, strict=True), start=1)
+            if number not in dropped
+        )
         out.write_bytes((UTF8_BOM if bom else b"") + body)
     else:  # one file is one document: it has nothing to be a duplicate of
         shutil.copyfile(source, out)
