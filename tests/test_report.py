@@ -320,3 +320,21 @@ def test_the_page_says_the_rule_the_riskiest_removals_and_flags_a_large_componen
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", report(db, tmp_path / "components.html")))
     assert "Survivors by the components rule (--keep first)" in text
     assert re.search(r"dropped kept in its place Jaccard cluster d002 d000 no pair 120", text)
+
+
+def test_long_ids_are_cut_on_the_page_and_a_data_file_is_not_replaced(tmp_path):
+    """Two ids of 1 MB made a 13.7 MB page; `report -o pairs.parquet` replaced the Parquet file with
+    HTML. Ids are cut to 200 characters on the page; the report's name must be .html (or -)."""
+    import dedup
+
+    text = "the quick brown fox jumps over the lazy dog"
+    ids = ["a" * 1_000_000, "b" * 1_000_000]
+    db = tmp_path / "index.duckdb"
+    dedup.run(documents=list(zip(ids, [text, text], strict=True)), db=db, threshold=0.5)
+    page = report(db, tmp_path / "page.html")
+    assert len(page.encode()) < 400_000 and "a" * 200 + "... (999,800 more characters)" in page
+    data = tmp_path / "pairs.parquet"
+    data.write_bytes(b"PAR1 not html")
+    result = CliRunner().invoke(app, ["report", str(db), "-o", str(data)])
+    assert result.exit_code == 2 and "the report is an HTML page: name it .html, not pairs.parquet" in result.stderr
+    assert data.read_bytes() == b"PAR1 not html"

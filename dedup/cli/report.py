@@ -34,7 +34,7 @@ def report(
 
     Example: dedup report run.duckdb --output report.html
     """
-    from ..html_report import build_report
+    from ..html_report import build_report, check_report_name
     from ..output import check_file_target, check_targets
     from ..settings import STDOUT, Limits
 
@@ -43,6 +43,7 @@ def report(
         if not to_stdout:
             check_file_target(output, "report")
             check_targets([("--output", output)], db)
+            check_report_name(output)
         with writing_stdout() if to_stdout else nullcontext():
             limits = Limits(memory_limit=memory_limit)
             built = build_report(db, output, top=top, sample_pairs=sample_pairs, limits=limits)

@@ -24,6 +24,17 @@ from .page import write
 BUCKETS = "report_largest_buckets"
 
 
+PAGE_SUFFIXES = (".html", ".htm")
+
+
+def check_report_name(output: Path) -> None:
+    """The report is an HTML page: a file named otherwise (pairs.parquet, an export) is refused,
+    where it was replaced by the page; a pipe or device (/dev/stdout) is written as it is."""
+    if output.suffix.lower() in PAGE_SUFFIXES or (output.exists() and not output.is_file()):
+        return
+    raise UsageError(f"the report is an HTML page: name it .html, not {output.name} (- writes it to standard output)")
+
+
 def report_tables() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The tables the report needs, and those its buckets section needs."""
     queries = [name for name in query_paths() if name.startswith("report_") and name != BUCKETS]

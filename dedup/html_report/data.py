@@ -23,6 +23,8 @@ HISTOGRAM_WIDTH = 0.02  # Jaccard bins of the histogram, aligned on the threshol
 SAMPLE_BINS = 20  # the similarity range is cut in this many bins to sample pairs across it
 MAX_CHARS = 3000  # characters of a document shown side by side
 MEMBERS = 12  # ids listed per cluster or bucket
+MAX_ID = 200  # characters of an id shown
+ID_KEYS = frozenset({"id", "id_a", "id_b", "survivor", "survivor_id", "member_ids", "source", "example"})
 NEAR = 0.05  # "just below the threshold": Jaccard in [threshold - NEAR, threshold)
 
 
@@ -32,8 +34,22 @@ def fetch(
     values: dict[str, Any] | None = None,
     fragments: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """The rows of sql/queries/<name>.sql as dicts, with exactly the parameters it uses bound."""
-    return engine.fetch_arrow(query(name, values, engine.dialect, **(fragments or {}))).to_pylist()
+    """The rows of sql/queries/<name>.sql as dicts, with exactly the parameters it uses bound; ids
+    cut to MAX_ID characters (short_id)."""
+    rows = engine.fetch_arrow(query(name, values, engine.dialect, **(fragments or {}))).to_pylist()
+    for row in rows:
+        for key in ID_KEYS.intersection(row):
+            value = row[key]
+            row[key] = [short_id(v) for v in value] if isinstance(value, list) else short_id(value)
+    return rows
+
+
+def short_id(value: Any) -> Any:
+    """An id as the page shows it: at most MAX_ID characters, then how many more (two ids of 1 MB
+    made a 13.7 MB page)."""
+    if not isinstance(value, str) or len(value) <= MAX_ID:
+        return value
+    return f"{value[:MAX_ID]}... ({len(value) - MAX_ID:,} more characters)"
 
 
 @dataclass
