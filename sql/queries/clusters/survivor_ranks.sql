@@ -1,15 +1,18 @@
 -- query:  survivor_ranks
--- reads:  cluster_members(doc_id, rep), documents(doc_id, id, position, text), pairs(doc_id_a, doc_id_b)
+-- reads:  cluster_members(doc_id, rep), cluster_edges(doc_id_a, doc_id_b), documents(doc_id, id, position, text)
 -- writes: survivor_ranks(doc_id, rep, rank)
 -- params: $keep
--- The members in some pair, numbered in the order the --keep rule walks them ($keep: first =
--- input order, min-id = smallest id, longest / shortest = text length in code points), ties by
--- input position: the order of the verified survivor rule. A member in no pair is kept for itself
--- and needs no rank. The keys of the other rules are null, so they tie and only $keep's counts.
+-- The members in some pair (a group of two or more copies, or a group with an edge to another),
+-- numbered in the order the --keep rule walks them ($keep: first = input order, min-id = smallest
+-- id, longest / shortest = text length in code points), ties by input position: the order of the
+-- verified survivor rule. A member in no pair is kept for itself and needs no rank. The keys of
+-- the other rules are null, so they tie and only $keep's counts.
 with paired as (
-    select doc_id_a as doc_id from pairs
+    select doc_id_a as rep from cluster_edges
     union
-    select doc_id_b as doc_id from pairs
+    select doc_id_b as rep from cluster_edges
+    union
+    select rep from cluster_members group by rep having count(*) > 1
 )
 select
     m.doc_id,
@@ -23,4 +26,4 @@ select
     ) as rank
 from cluster_members as m
 join documents as d on d.doc_id = m.doc_id
-semi join paired as p on p.doc_id = m.doc_id
+semi join paired as p on p.rep = m.rep
