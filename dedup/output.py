@@ -47,6 +47,21 @@ def check_file_target(path: Path, kind: str = "output") -> None:
         raise UsageError(f"the {kind} {path} is a folder: name a file")
     if not path.parent.exists():
         raise UsageError(f"folder of the output file does not exist: {path.parent}")
+    if not (path.exists() and not path.is_file()):  # a pipe or device (/dev/stdout) is written as it is
+        check_folder_writable(path.parent, f"the {kind} {path}")
+
+
+def check_folder_writable(folder: Path, what: str) -> None:
+    """Refuse before any work an output whose folder cannot be written (read-only, or another
+    user's): it failed only after the whole run, naming the hidden .dedup-part file. A file made
+    and removed there is the test (root may write where the permission bits say no)."""
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".dedup-probe-"):
+            pass
+    except OSError as error:
+        raise UsageError(f"cannot write {what}: its folder {folder} is not writable ({error.strerror})") from None
 
 
 def same_place(a: Path, b: Path) -> bool:

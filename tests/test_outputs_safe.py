@@ -399,3 +399,30 @@ def test_invisible_format_characters_in_ids_are_shown_escaped_on_a_terminal(tmp_
     exported = tmp_path / "pairs.csv"
     CliRunner().invoke(app, ["export", str(db), "--what", "pairs", "-o", str(exported)])
     assert "evil\u202eexe.txt" in exported.read_text()
+
+
+@pytest.mark.parametrize("option", ["-o", "--export", "--write-deduplicated", "report -o"])
+def test_an_output_in_a_folder_that_cannot_be_written_is_refused_before_the_run(tmp_path, option):
+    """An output in a read-only folder failed only after the whole run, naming the hidden
+    .dedup-part file. /sys takes no new file, even from root (for whom permission bits say yes)."""
+    from typer.testing import CliRunner
+
+    import dedup
+    from dedup.cli import app
+
+    assert Path("/sys").is_dir()
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text("the quick brown fox jumps over the lazy dog")
+    db = tmp_path / "index.duckdb"
+    dedup.run(corpus, db=db)
+    args = {
+        "-o": ["run", str(corpus), "-o", "/sys/pairs.csv"],
+        "--export": ["run", str(corpus), "--export", "survivors=/sys/kept.csv"],
+        "--write-deduplicated": ["run", str(corpus), "--write-deduplicated", "/sys/copy"],
+        "report -o": ["report", str(db), "-o", "/sys/report.html"],
+    }[option]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "its folder /sys is not writable" in result.stderr and ".dedup-part" not in result.stderr
+    assert "finished" not in result.stderr  # refused before any stage ran

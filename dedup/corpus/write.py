@@ -12,7 +12,7 @@ import pyarrow as pa
 
 from ..errors import InputError, UsageError
 from ..names import check_name_length
-from ..output import FORMATS, format_for, replacing, write_rows
+from ..output import FORMATS, check_folder_writable, format_for, replacing, write_rows
 from ..settings import Settings
 from .columns import csv_cells_as_text, decoded_cells, decoded_column, id_strings
 from .decoding import UTF8_BOM
@@ -43,6 +43,7 @@ def check_target(settings: Settings, out: Path) -> None:
         raise UsageError(f"{out} exists already; --write-deduplicated writes a new file or folder")
     if not out.parent.is_dir():
         raise UsageError(f"folder of the output does not exist: {out.parent}")
+    check_folder_writable(out.parent, f"--write-deduplicated {out}")
     check_not_an_input(settings.inputs, out, "--write-deduplicated")
     if is_table(source, settings.lines) and out.suffix.lower() not in FORMATS:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
