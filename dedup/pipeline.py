@@ -13,7 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .choices import Keep, PairsListed, Resolve
+from .choices import Keep, PairsListed, Resolve, ShingleType
 from .engines import Engine, engine_kind, run_engine
 from .errors import EngineError, Interrupted
 from .index import clusters
@@ -102,7 +102,7 @@ def execute(
             summary.copy_groups, summary.copies, summary.distinct_texts = engine.fetch_rows(plan.query("exact_copies"))[
                 0
             ]
-            summary.notes = loaded.notes
+            summary.notes = loaded.notes + few_words_note(settings, summary)
             seconds = {s.name: round(s.seconds, 4) for s in summary.stages}
             table = None
             if pairs_to is None and listed == PairsListed.none:
@@ -140,6 +140,26 @@ def execute(
         raise EngineError(f"{error} (finished stages are kept in {settings.db}; run again to resume)") from None
     finally:
         inputs.close()  # once the engine that read its spool is closed
+
+
+# Fewer word shingles than this per document on average: the texts have few words to shingle.
+FEW_SHINGLES = 2.0
+
+
+def few_words_note(settings: Settings, summary: Summary) -> list[str]:
+    """A note when word shingles find little to compare: text written without spaces (Chinese,
+    Japanese, Thai) is one \\w+ token per run of letters, so its documents were a shingle or two
+    each, found nothing, and said nothing."""
+    if settings.shingle_type != ShingleType.word or not summary.processed:
+        return []
+    average = summary.shingles / summary.processed
+    if average >= FEW_SHINGLES:
+        return []
+    return [
+        f"the documents have {average:.1f} word shingles each on average: short texts, or text written "
+        "without spaces between words (Chinese, Japanese, Thai), have few words to shingle; "
+        "--shingle-type char compares their characters"
+    ]
 
 
 def counting(reader: pa.RecordBatchReader, result: RunResult) -> pa.RecordBatchReader:

@@ -142,3 +142,21 @@ def test_installed_command_runs_in_a_subprocess(tmp_path, tiny_corpus):
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     module = subprocess.run([sys.executable, "-m", "dedup", "--version"], capture_output=True, text=True)
     assert module.returncode == 0 and module.stdout == f"dedup {version('dedup')}\n"  # the installed package's
+
+
+def test_word_shingles_on_text_without_spaces_say_so(tmp_path):
+    """Word shingles on Japanese (no spaces between words) found nothing and said nothing: each
+    line is one \\w+ token. The summary notes it and names the character shingles that find them."""
+    lines = tmp_path / "ja.txt"
+    lines.write_text(
+        "東京都は日本の首都であり、人口が最も多い都市です。\n"
+        "東京都は日本の首都であり、人口が最も多い都市である。\n"
+        "大阪は関西地方の中心都市で、食べ物が有名です。\n",
+        encoding="utf-8",
+    )
+    words = invoke("run", str(lines), "--lines", "--shingle-type", "word", "-t", "0.5")
+    assert "note: the documents have 1.0 word shingles each on average" in words.stderr
+    assert "--shingle-type char compares their characters" in words.stderr
+    chars = invoke("run", str(lines), "--lines", "-k", "3", "-t", "0.5", "--format", "csv")
+    assert chars.stdout.splitlines()[1].startswith("1,2,0.80")
+    assert "word shingles each" not in chars.stderr
