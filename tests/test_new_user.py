@@ -86,4 +86,4 @@ def test_summary_numbers_have_thousands_separators(tmp_path: Path) -> None:
 
 def test_usage_lines_name_arguments_plainly() -> None:
     assert invoke("run", "--help").stdout.splitlines()[0].endswith(" run [OPTIONS] INPUT...")
-    assert invoke("remove", "--help").stdout.splitlines()[0].endswith(" remove [OPTIONS] DB IDS...")
+    assert invoke("remove", "--help").stdout.splitlines()[0].endswith(" remove [OPTIONS] DB [IDS]...")  # or --ids-from
