@@ -135,3 +135,17 @@ def test_clusters_without_a_recorded_rule_are_rebuilt(tmp_path):
     invoke("remove", db, "c")
     assert rows(db, ALL) == rebuilt(db, "first")
     assert rows(db, "select distinct keep from clusters") == [("first",)]
+
+
+def test_clusters_without_a_rule_keeps_the_tables_own(tmp_path):
+    """`dedup clusters DB` without --keep switched an index built with --keep longest back to
+    first; it now prints the clusters by the rule they were built by, and rebuilds only for a rule
+    given."""
+    docs = {"a": window(0), "b": window(2) + " w0 w1 w2 w3", "c": window(4)}
+    db = make_index(tmp_path, docs, "index", *OPTIONS, "--keep", "longest", "--resolve", "components")
+    before = rows(db, ALL)
+    invoke("clusters", db)
+    assert rows(db, ALL) == before
+    assert rows(db, "select distinct keep, resolve from clusters") == [("longest", "components")]
+    invoke("clusters", db, "--resolve", "verified")
+    assert rows(db, "select distinct keep, resolve from clusters") == [("longest", "verified")]
