@@ -152,7 +152,6 @@ def buckets(
             largest = largest_buckets(con, top, samples)
     except DedupError as error:
         fail(error)
-    import sys
 
     with writing_stdout():
         write_text_table(per_band, sys.stdout, digits=3)
@@ -245,20 +244,6 @@ def add(
         stderr.print(report, markup=False)
 
 
-def _id_lines(path: Path) -> list[str]:
-    """The ids of a file (or standard input, `-`), one per line as `--export survivors=ids.txt`
-    writes them; a final line break ends the last id, and empty lines are no ids."""
-    try:
-        data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
-    except OSError as error:
-        fail(UsageError(f"cannot read {path}: {error.strerror}"))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        fail(UsageError(f"{path} is not UTF-8 text: ids are read one per line"))
-    return [line.removesuffix("\r") for line in text.split("\n") if line.removesuffix("\r")]
-
-
 @app.command()
 def remove(
     db: Db,
@@ -287,7 +272,12 @@ def remove(
 
     ids = list(ids or [])
     if ids_from is not None:
-        ids += _id_lines(ids_from)
+        from ..corpus.lines import read_names
+
+        try:
+            ids += [name for name in read_names(ids_from, "--ids-from") if name]  # an empty line names no id
+        except DedupError as error:
+            fail(error)
     if not ids:
         fail(UsageError("give the ids to remove, as arguments or with --ids-from FILE"))
 

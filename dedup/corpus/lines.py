@@ -4,6 +4,7 @@ lines: where a line ends, what a binary file given as lines is."""
 from __future__ import annotations
 
 import stat
+import sys
 from pathlib import Path
 from typing import BinaryIO
 
@@ -23,18 +24,19 @@ def read_once(path: Path) -> bool:
         return False  # missing: the reader says so
 
 
-def read_names(ids_file: Path) -> list[object]:
+def read_names(ids_file: Path, option: str = "--ids") -> list[str]:
     """--ids FILE: the lines of FILE (UTF-8, \\n or \\r\\n line ends), the ids of one --lines input's
-    documents in order (checked against it by check_names once it is read)."""
+    documents in order (checked against it by check_names once it is read); `-` is standard input
+    (dedup remove --ids-from, which reads ids written one per line)."""
     try:
-        data = ids_file.read_bytes()
+        data = sys.stdin.buffer.read() if str(ids_file) == "-" else ids_file.read_bytes()
     except OSError as error:
-        raise UsageError(f"cannot read --ids {ids_file}: {error.strerror}") from None
+        raise UsageError(f"cannot read {option} {ids_file}: {error.strerror}") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InputError(f"--ids {ids_file} is not UTF-8 text") from None
-    ids: list[object] = [line.removesuffix("\r") for line in text.split("\n")]
+        raise InputError(f"{option} {ids_file} is not UTF-8 text") from None
+    ids = [line.removesuffix("\r") for line in text.split("\n")]
     if ids and ids[-1] == "":
         ids.pop()
     return ids

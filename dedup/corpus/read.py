@@ -85,7 +85,7 @@ def read_inputs(settings: Settings, spool: Spool | None = None) -> Corpus:
     with the run's input options (written to the spool as it is read, if one is given)."""
     corpus = Corpus(spool=spool)
     if settings.ids_file is not None:
-        corpus.names = read_names(settings.ids_file)
+        corpus.names = [*read_names(settings.ids_file)]
     if settings.strip_html:
         from ..cleanup import html_to_text  # html.parser only for --strip-html
 
