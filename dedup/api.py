@@ -49,6 +49,7 @@ def run(
     temp_dir: str | Path | None = None,
     keep: str | None = None,
     resolve: str | None = None,
+    keep_by: str | None = None,
     write_deduplicated: str | Path | None = None,
     exports: Mapping[str, str | Path] | None = None,
     engine: str = "duckdb",
@@ -89,6 +90,7 @@ def run(
     """
     given = dict(locals())  # the options, named as Settings' fields but for those below
     from .documents import as_table, is_in_memory
+    from .keep_by import KeepBy
     from .options import run_options
     from .pipeline import execute
 
@@ -101,7 +103,8 @@ def run(
     if inputs is not None:
         _check_not_texts(inputs)
     given["inputs"] = inputs if inputs is not None else Path("<documents>")
-    table = as_table(documents, id_column, text_column) if documents is not None else None
+    kept_by = KeepBy.parse(keep_by).column if isinstance(keep_by, str) else None
+    table = as_table(documents, id_column, text_column, kept_by) if documents is not None else None
     settings = run_options(in_memory=table is not None, **given)
     result = execute(settings, documents=table, session=session)
     assert result.pairs is not None, "a table is returned when no stream is asked for"
@@ -189,7 +192,7 @@ class Index:
         """Add documents (paths as `dedup add` reads them, or documents in memory); returns the summary.
         keep, resolve: the survivor rule of the clusters, by default the rule they were built by."""
         from .documents import as_table, is_in_memory
-        from .index.documents import add_documents, open_index
+        from .index.documents import add_documents, index_settings, open_index
         from .settings import check_type
 
         order, rule = _rule(keep, resolve)
@@ -198,9 +201,10 @@ class Index:
             inputs, documents = None, inputs
         if (inputs is None) == (documents is None):
             raise UsageError("give either inputs (paths) or documents (in memory)")
-        table = as_table(documents) if documents is not None else None
         paths = _paths(inputs) if inputs is not None else (Path("<documents>"),)
         with open_index(self.path) as con:
+            keep_by = index_settings(con).keep_by_column  # the index's keys are read from the added ones too
+            table = as_table(documents, keep_by=keep_by and keep_by.column) if documents is not None else None
             report = add_documents(con, paths, replace=replace, keep=order, resolve=rule, documents=table)
         return report.rsplit(";", 1)[0]  # without the seconds, so the result is reproducible
 

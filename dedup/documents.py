@@ -25,8 +25,11 @@ def is_in_memory(inputs: object) -> bool:
     return False
 
 
-def as_table(documents: Any, id_column: str | None = None, text_column: str | None = None) -> pa.Table:
-    """The documents as an Arrow table with the columns `id` (optional) and `text`.
+def as_table(
+    documents: Any, id_column: str | None = None, text_column: str | None = None, keep_by: str | None = None
+) -> pa.Table:
+    """The documents as an Arrow table with the columns `id` (optional) and `text`, and the
+    column `keep_by` of a table when it is given (dedup.keep_by).
 
     - a list of strings: one document each, ids 1, 2, ... (as the lines of a --lines file);
     - a list of (id, text) pairs, or a dict {id: text};
@@ -37,13 +40,13 @@ def as_table(documents: Any, id_column: str | None = None, text_column: str | No
     if isinstance(documents, str):
         raise UsageError("give documents as a list of strings, not one string")
     if isinstance(documents, pa.RecordBatchReader):
-        return _columns(documents.read_all(), id_column, text_column)
+        return _columns(documents.read_all(), id_column, text_column, keep_by)
     if isinstance(documents, pa.RecordBatch):
-        return _columns(pa.Table.from_batches([documents]), id_column, text_column)
+        return _columns(pa.Table.from_batches([documents]), id_column, text_column, keep_by)
     if isinstance(documents, pa.Table):
-        return _columns(documents, id_column, text_column)
+        return _columns(documents, id_column, text_column, keep_by)
     if hasattr(documents, "__arrow_c_stream__"):
-        return _columns(pa.table(documents), id_column, text_column)
+        return _columns(pa.table(documents), id_column, text_column, keep_by)
     if isinstance(documents, Mapping):  # iterated, a dict gives its keys: they would be the texts
         documents = list(documents.items())
     if isinstance(documents, Set):  # the ids 1, 2, ... would follow an order that changes between processes
@@ -86,7 +89,7 @@ def _texts(values: list[str], what: str) -> pa.Array:
     raise AssertionError("a string that UTF-8 cannot encode was not found")
 
 
-def _columns(table: pa.Table, id_column: str | None, text_column: str | None) -> pa.Table:
+def _columns(table: pa.Table, id_column: str | None, text_column: str | None, keep_by: str | None) -> pa.Table:
     text = text_column or "text"
     columns = table.column_names
     if text not in columns:
@@ -97,4 +100,6 @@ def _columns(table: pa.Table, id_column: str | None, text_column: str | None) ->
     kept = {"text": table.column(text)}
     if ids is not None:
         kept = {"id": table.column(ids), **kept}
+    if keep_by is not None and keep_by in columns and keep_by not in kept:  # a missing one: read_arrow's error
+        kept[keep_by] = table.column(keep_by)
     return pa.table(kept)

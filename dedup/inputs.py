@@ -88,6 +88,10 @@ class Inputs:
                     "`stages`): give a new file as --db"
                 )
         loaded = self.register(engine, plan)
+        if settings.keep_by is not None:  # the keys the survivor rules order by (dedup.keep_by)
+            engine.create_table("document_keys", query("document_keys", dialect=engine.dialect))
+        elif settings.db is not None and engine.has_table("document_keys"):  # a kept database's, read by another rule
+            engine.drop_table("document_keys")
         indexed = [table for table in tables_needed("dropped_documents") if table != "raw_documents"]
         if settings.db is not None and not settings.replace_documents and all(map(engine.has_table, indexed)):
             # a kept database never loses documents silently

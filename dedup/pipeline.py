@@ -30,18 +30,20 @@ __all__ = ["execute", "Progress", "RunResult", "StageReport", "Summary"]
 
 
 def clusters_rule(settings: Settings) -> clusters.Rule | None:
-    """The rule a run builds its clusters by (--keep, else first; --resolve, else verified), or None
+    """The rule a run builds its clusters by (--keep-by if given; --keep, else first; --resolve,
+    else verified), or None
     when it builds none: on
     DuckDB with every database it keeps (--db, or the temporary one of --write-deduplicated) and
-    every export; on Spark, where they are a table under the work folder, only when --keep is given
+    every export; on Spark, where they are a table under the work folder, only when a rule is given
     or an export needs them."""
     exports = settings.exports
     if engine_kind(settings.engine).keeps_clusters:
         built = settings.db is not None or settings.write_deduplicated is not None or bool(exports)
     else:
-        given = settings.keep is not None or settings.resolve is not None
+        given = settings.keep is not None or settings.resolve is not None or settings.keep_by is not None
         built = given or any(needs_clusters(what) for what, _ in exports)
-    return clusters.Rule(settings.keep or Keep.first, settings.resolve or Resolve.verified) if built else None
+    rule = clusters.Rule(settings.keep or Keep.first, settings.resolve or Resolve.verified, settings.keep_by)
+    return rule if built else None
 
 
 def execute(

@@ -19,6 +19,7 @@ from .banding import Banding, candidate_probability, choose_banding
 from .choices import EngineName, ExportKind, Keep, Method, PairsListed, Resolve, ShingleType, choose, values
 from .errors import UsageError
 from .hashing import DEFAULT_SEED
+from .keep_by import KeepBy
 from .names import check_name_length
 
 # DuckDB's memory_limit syntax: a number and a unit (500MB, 2GiB, 1.5 GB).
@@ -82,7 +83,7 @@ STDOUT = Path("-")  # `--output -`: the pairs printed, as without --output
 # The options that define a run's result, recorded in its runs table (an index keeps them).
 RECORDED = (
     "threshold", "shingle_type", "shingle_size", "num_perm", "seed", "bands", "rows", "lines", "id_column",
-    "text_column", "include_hidden", "strip_html", "delimiter", "method", "follow_links",
+    "text_column", "include_hidden", "strip_html", "delimiter", "method", "follow_links", "keep_by",
 )  # fmt: skip
 
 
@@ -91,7 +92,7 @@ TYPES: dict[str, type] = {
     "threshold": numbers.Real, "shingle_size": numbers.Integral, "num_perm": numbers.Integral,
     "seed": numbers.Integral, "bands": numbers.Integral, "rows": numbers.Integral, "threads": numbers.Integral,
     "lines": bool, "include_hidden": bool, "strip_html": bool, "follow_links": bool, "replace_documents": bool,
-    "id_column": str, "text_column": str, "delimiter": str, "memory_limit": str, "master": str,
+    "id_column": str, "text_column": str, "delimiter": str, "memory_limit": str, "master": str, "keep_by": str,
 }  # fmt: skip
 NUMBERS: dict[type, type] = {numbers.Real: float, numbers.Integral: int}  # each number option's Python type
 
@@ -145,6 +146,7 @@ class Settings:
     pairs: PairsListed = PairsListed.all  # which pairs are listed (output, stdout, the returned table)
     keep: Keep | None = None  # the survivors' order given (None: not given; clusters then prefer the first)
     resolve: Resolve | None = None  # which documents survive (None: not given; verified)
+    keep_by: str | None = None  # --keep-by: a table column preferred before --keep (dedup.keep_by)
     write_deduplicated: Path | None = None  # the input minus the dropped duplicates, in the input's form
     exports: tuple[tuple[ExportKind, Path], ...] = ()  # --export WHAT=FILE
     banding: Banding = field(init=False)
@@ -211,6 +213,8 @@ class Settings:
             set_(self, "keep", choose(Keep, self.keep, "--keep"))
         if self.resolve is not None:
             set_(self, "resolve", choose(Resolve, self.resolve, "--resolve"))
+        if self.keep_by is not None:  # in its one spelling, as the runs table records it
+            set_(self, "keep_by", str(KeepBy.parse(self.keep_by)))
         if self.output is not None and self.pairs is PairsListed.none:
             raise UsageError("--pairs none lists no pairs: drop --output, or list all or between-groups")
         if self.pairs is PairsListed.none and not (self.db or self.exports or self.write_deduplicated):
@@ -253,6 +257,10 @@ class Settings:
     def duckdb_memory_bytes(self) -> int | None:
         """DuckDB's share of --memory-limit, in bytes (see DUCKDB_SHARE)."""
         return duckdb_memory_bytes(self.memory_limit)
+
+    @property
+    def keep_by_column(self) -> KeepBy | None:
+        return None if self.keep_by is None else KeepBy.parse(self.keep_by)
 
     @property
     def files_read(self) -> tuple[Path, ...]:

@@ -826,3 +826,27 @@ def test_utf16_files_are_named_so_alike_on_both_engines(spark, tmp_path):
             "e.g. with iconv -f UTF-16 -t UTF-8\n"
         )
         assert duck_error == spark_error == expected, (name, duck_error, spark_error)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("suffix", [".parquet", ".csv", ".jsonl"])
+def test_keep_by_gives_the_duckdb_survivors_on_spark(spark, tmp_path, suffix):
+    """--keep-by on Spark: each row's key is read by Spark's readers as dedup.keep_by reads it with
+    pyarrow (a list of values, numbers ascending or descending, NULL, NaN and empty CSV cells last),
+    so the clusters and duplicates files are DuckDB's, byte for byte."""
+    from test_keep_by import reviews
+
+    path = reviews(tmp_path, suffix)
+    for spec in ("split=test,validation,train", "priority:desc"):
+        outputs = {}
+        for engine in ("duckdb", "spark"):
+            files = [
+                f"--export=duplicates={tmp_path / f'{engine}-d.csv'}",
+                f"--export=clusters={tmp_path / f'{engine}-c.csv'}",
+            ]
+            work = ["--engine", "spark", "--work-dir", str(tmp_path / f"w-{spec}")] if engine == "spark" else []
+            done = runner.invoke(app, ["run", str(path), "--keep-by", spec, "-q", *files, *work])
+            assert done.exit_code == 0, done.output
+            outputs[engine] = [(tmp_path / f"{engine}-{what}.csv").read_bytes() for what in "dc"]
+        assert outputs["spark"] == outputs["duckdb"], spec
+        assert outputs["duckdb"][0].count(b"\n") == 4  # a header and three duplicates

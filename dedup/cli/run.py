@@ -126,6 +126,15 @@ def run(
             "order); components: one document kept per connected component [default: verified]."
         ),
     ] = None,
+    keep_by: Annotated[
+        Optional[str],
+        typer.Option(
+            metavar="COLUMN[=A,B,...|:desc]",
+            help="Prefer as survivors by a column of a table input, before --keep: split=test,train keeps test "
+            "rows first, then train, then any other value; priority keeps the smallest number first; "
+            "quality:desc the largest.",
+        ),
+    ] = None,
     write_deduplicated: Annotated[
         Optional[Path], typer.Option(help="Write the input minus the dropped duplicates here, in the input's form.")
     ] = None,
@@ -187,8 +196,7 @@ def run(
             rule = clusters_rule(settings)  # the rule the clusters were built by
             assert rule is not None, "a run reports dropped documents only when it built clusters"
             dropped = counted(result.dropped, "document")
-            rules = f"--keep {rule.keep.value}, --resolve {rule.resolve.value}"
-            stderr.print(f"clusters: {dropped} to drop ({rules})", markup=False)
+            stderr.print(f"clusters: {dropped} to drop ({rule.options()})", markup=False)
         if settings.write_deduplicated is not None:
             stderr.print(f"wrote the deduplicated input to {settings.write_deduplicated}", markup=False)
         for what, path in settings.exports:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
 from ..errors import InputError
 from .spool import SPOOL_BYTES, Spool
+
+if TYPE_CHECKING:
+    from ..keep_by import KeepBy
 
 
 @dataclass(frozen=True)
@@ -41,19 +45,31 @@ class Corpus:
     text_map: Callable[[str], str] | None = None  # applied to every text (--strip-html)
     written_latin1: int = 0  # documents written to the spool that were decoded as Latin-1
     held_bytes: int = 0  # of the texts held
+    keep_by: KeepBy | None = None  # --keep-by: each document's key, from a column of its table
+    keys: list[pa.Array] = field(default_factory=list)  # the keys of the documents held, in order
 
     def add(self, doc_id: object, text: str, encoding: str = "utf-8") -> None:
+        assert self.keep_by is None, "--keep-by reads tables only (dedup.corpus.read)"
         self._write_out_if_full()
         self.ids.append(doc_id)
         self.pending.append(text)
         self.encodings.append(encoding)
         self.held_bytes += len(text)
 
-    def add_texts(self, ids: list[object], texts: pa.ChunkedArray, encodings: list[str] | None = None) -> None:
+    def add_texts(
+        self,
+        ids: list[object],
+        texts: pa.ChunkedArray,
+        encodings: list[str] | None = None,
+        keys: pa.Array | None = None,
+    ) -> None:
         """A table's documents: `texts` UTF-8 strings (checked), no NULLs, one per id; each one's
-        encoding if any was decoded as Latin-1 (see decoded_cells)."""
+        encoding if any was decoded as Latin-1 (see decoded_cells); with --keep-by, their keys."""
         self._write_out_if_full()
         self._flush()
+        if self.keep_by is not None:
+            assert keys is not None and len(keys) == len(ids)
+            self.keys.append(keys)
         self.ids.extend(ids)
         self.encodings.extend(["utf-8"] * len(ids) if encodings is None else encodings)
         for chunk in texts.chunks:  # 32-bit offsets as a Python-built array has: cast chunk by chunk
@@ -101,6 +117,7 @@ class Corpus:
         self.spool.write(self.to_arrow())
         self.written_latin1 = self.latin1
         self.ids, self.encodings, self.text_chunks, self.pending, self.held_bytes = [], [], [], [], 0
+        self.keys = []
 
     def to_arrow(self) -> pa.Table:
         """The documents held, numbered on from those written out."""
@@ -120,14 +137,15 @@ class Corpus:
         if self.text_map is not None:
             mapped = pa.array([self.text_map(t) for t in texts.to_pylist()], pa.string())  # chunked past 2 GiB
             texts = mapped if isinstance(mapped, pa.ChunkedArray) else pa.chunked_array([mapped])
-        table = pa.table(
-            {
-                "position": pa.array(range(self.written + 1, self.documents + 1), pa.int64()),
-                "id": ids,
-                "text": texts,
-                "encoding": pa.array(self.encodings, pa.string()),
-            }
-        )
+        columns = {
+            "position": pa.array(range(self.written + 1, self.documents + 1), pa.int64()),
+            "id": ids,
+            "text": texts,
+            "encoding": pa.array(self.encodings, pa.string()),
+        }
+        if self.keep_by is not None:
+            columns["key"] = pa.chunked_array(self.keys, pa.float64())
+        table = pa.table(columns)
         # Small record batches (zero-copy slices) let DuckDB normalize them on all threads: 2,000
         # book-length texts in one batch were normalized on one thread (1.4 s against 0.8 s).
         return pa.Table.from_batches(table.to_batches(max_chunksize=ARROW_BATCH_ROWS), table.schema)

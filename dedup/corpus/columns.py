@@ -35,7 +35,10 @@ def read_arrow(
     if id_column is not None and id_column not in columns:
         raise InputError(f"{path}: no id column {id_column!r}; columns are {', '.join(map(repr, columns)) or 'none'}")
     id_name = id_column if id_column is not None else ("id" if "id" in columns else None)
-    for name in (text_column, id_name):
+    key_name = corpus.keep_by.column if corpus.keep_by is not None else None
+    if key_name is not None and key_name not in columns:
+        raise InputError(f"{path}: no --keep-by column {key_name!r}; columns are {', '.join(map(repr, columns))}")
+    for name in (text_column, id_name, key_name):
         if name is not None and columns.count(name) > 1:
             raise InputError(f"{path}: {columns.count(name)} columns are named {name!r}; which one is meant?")
     if "text" in latin1:
@@ -62,6 +65,7 @@ def read_arrow(
         id_values = list(range(rows_before + 1, rows_before + table.num_rows + 1))
     if prefix is not None:
         id_values = [f"{prefix}:{doc_id}" for doc_id in id_values]
+    keys = corpus.keep_by.keys(table.column(key_name), path) if corpus.keep_by is not None else None
     if texts.null_count:
         present = texts.is_valid()
         kept = present.to_pylist()
@@ -69,8 +73,10 @@ def read_arrow(
         id_values = [doc_id for doc_id, k in zip(id_values, kept, strict=True) if k]
         if encodings is not None:
             encodings = [encoding for encoding, k in zip(encodings, kept, strict=True) if k]
+        if keys is not None:
+            keys = keys.filter(present.combine_chunks())
         texts = texts.filter(present)
-    corpus.add_texts(id_values, texts, encodings)
+    corpus.add_texts(id_values, texts, encodings, keys)
 
 
 def nan_ids(path: str, name: str, count: int) -> InputError:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import Interrupted, UsageError
+from ..keep_by import KeepBy
 from ..names import check_not_a_loop
 from ..settings import Settings
 from .collected import Corpus
@@ -55,7 +56,11 @@ def read_by_python(settings: Settings, documents: pa.Table | None = None) -> Rea
     folder = spool_folder(settings)
     spool = Spool(folder)
     try:
-        corpus = read_inputs(settings, spool) if documents is None else read_documents(documents, settings.strip_html)
+        corpus = (
+            read_inputs(settings, spool)
+            if documents is None
+            else read_documents(documents, settings.strip_html, settings.keep_by_column)
+        )
         raw: pa.Table | None = None
         if corpus.written:  # the rest goes where the rest went
             corpus.write_out()
@@ -83,7 +88,7 @@ def spool_folder(settings: Settings) -> Path | None:
 def read_inputs(settings: Settings, spool: Spool | None = None) -> Corpus:
     """The corpus that settings.inputs name, in order, each input by the reader of its kind, read
     with the run's input options (written to the spool as it is read, if one is given)."""
-    corpus = Corpus(spool=spool)
+    corpus = Corpus(spool=spool, keep_by=settings.keep_by_column)
     if settings.ids_file is not None:
         corpus.names = [*read_names(settings.ids_file)]
     if settings.strip_html:
@@ -96,6 +101,8 @@ def read_inputs(settings: Settings, spool: Spool | None = None) -> Corpus:
         raise UsageError("`-` (standard input) can be given once")
     check_distinct_inputs(inputs)
     for path in inputs:
+        if corpus.keep_by is not None and (path == STDIN or not is_table(path, lines)):
+            raise UsageError(f"--keep-by reads a column of a table input (Parquet, CSV, JSON lines); {path} is not one")
         if path == STDIN:  # one document per line, as --lines reads a file
             read_lines(corpus, path, prefix="-" if prefixed else None, data=sys.stdin.buffer.read())
             continue
@@ -175,9 +182,10 @@ def _kind(path: Path) -> str:
     return "folder" if path.is_dir() else "file"
 
 
-def read_documents(table: pa.Table, strip_html: bool = False) -> Corpus:
-    """The corpus of documents given in memory (dedup.documents.as_table: `text`, optional `id`)."""
-    corpus = Corpus()
+def read_documents(table: pa.Table, strip_html: bool = False, keep_by: KeepBy | None = None) -> Corpus:
+    """The corpus of documents given in memory (dedup.documents.as_table: `text`, optional `id`,
+    the --keep-by column if any)."""
+    corpus = Corpus(keep_by=keep_by)
     if strip_html:
         from ..cleanup import html_to_text  # html.parser only for --strip-html
 

@@ -25,6 +25,7 @@ from ..sqlfiles import query, tables_needed
 from ..statement import Statement
 
 MAX_ROUNDS = 10_000
+WORK = ("cluster_members", "survivor_keys")  # work tables that the checks of a build's tables pass over
 
 
 class Rule(NamedTuple):
@@ -32,25 +33,37 @@ class Rule(NamedTuple):
 
     keep: Keep = Keep.first
     resolve: Resolve = Resolve.verified
+    keep_by: str | None = None  # --keep-by (dedup.keep_by), preferred before keep: its keys are the index's
 
     def recorded(self) -> dict[str, str]:
         """The rule as the runs table and the report name it."""
-        return {"keep": self.keep.value, "resolve": self.resolve.value}
+        by = {"keep_by": self.keep_by} if self.keep_by is not None else {}
+        return {**by, "keep": self.keep.value, "resolve": self.resolve.value}
+
+    def options(self) -> str:
+        """The rule as the options that give it."""
+        by = f"--keep-by {self.keep_by}, " if self.keep_by is not None else ""
+        return f"{by}--keep {self.keep.value}, --resolve {self.resolve.value}"
 
 
-def build(engine: Engine, keep: Keep | str = Keep.first, resolve: Resolve | str = Resolve.verified) -> int:
+def build(
+    engine: Engine, keep: Keep | str = Keep.first, resolve: Resolve | str = Resolve.verified, keep_by: str | None = None
+) -> int:
     """Create `clusters` (see build_clusters); the number of documents that the rule drops,
     counted where the table is."""
-    build_clusters(engine, keep, resolve)
+    build_clusters(engine, keep, resolve, keep_by)
     return int(engine.fetch_rows(query("clusters_dropped_count", dialect=engine.dialect))[0][0])
 
 
-def build_clusters(engine: Engine, keep: Keep | str = Keep.first, resolve: Resolve | str = Resolve.verified) -> int:
+def build_clusters(
+    engine: Engine, keep: Keep | str = Keep.first, resolve: Resolve | str = Resolve.verified, keep_by: str | None = None
+) -> int:
     """Create `clusters` from `pairs` (and exact copies); return the number of rounds of the
-    survivor rule (verified; 0 under components)."""
-    rule = Rule(Keep(keep), Resolve(resolve))
+    survivor rule (verified; 0 under components). keep_by: the --keep-by the index's document_keys
+    were read by."""
+    rule = Rule(Keep(keep), Resolve(resolve), keep_by)
     for table in tables_needed("cluster_members_all", "cluster_member_edges", "survivor_ranks"):
-        if table != "cluster_members" and not engine.has_table(table):  # the run's tables, not the work ones
+        if table not in WORK and not engine.has_table(table):  # the run's tables, not the work ones
             raise DedupError(f"the database has no {table} table: is it a database left by `dedup run --db`?")
     with WorkTables(engine) as work:
         work.create("cluster_members", query("cluster_members_all", dialect=engine.dialect))
@@ -96,7 +109,7 @@ def ensure_clusters(engine: Engine, keep: Keep | str | None = None, resolve: Res
 def _chosen(built_by: Rule | None, keep: Keep | str | None, resolve: Resolve | str | None) -> Rule:
     """The rule given, completed by the table's (built_by), else by the defaults."""
     default = built_by or Rule()
-    return Rule(Keep(keep or default.keep), Resolve(resolve or default.resolve))
+    return Rule(Keep(keep or default.keep), Resolve(resolve or default.resolve), default.keep_by)
 
 
 def kept_by(engine: Engine) -> Rule | None:
@@ -106,11 +119,12 @@ def kept_by(engine: Engine) -> Rule | None:
     rows = engine.fetch_rows(query("clusters_keep", dialect=engine.dialect))
     if not rows or rows[0][0] is None or rows[0][1] is None:
         return None
-    return Rule(Keep(rows[0][0]), Resolve(rows[0][1]))
+    return Rule(Keep(rows[0][0]), Resolve(rows[0][1]), rows[0][2])
 
 
 def _clusters(engine: Engine, rule: Rule) -> Statement:
-    return query("clusters", {"keep": rule.keep.value, "resolve": rule.resolve.value}, engine.dialect)
+    values = {"keep": rule.keep.value, "resolve": rule.resolve.value, "keep_by": rule.keep_by}
+    return query("clusters", values, engine.dialect)
 
 
 class WorkTables:
@@ -152,6 +166,11 @@ def _label_and_decide(work: WorkTables, rule: Rule) -> int:
     work.create("cluster_edges", query("cluster_member_edges", dialect=dialect))
     work.create("cluster_labels", query("cluster_member_labels_start", dialect=dialect))
     _propagate(work)
+    if rule.keep_by is not None and not work.engine.has_table("document_keys"):
+        raise DedupError(f"the index has no --keep-by keys for {rule.keep_by}: run it again with --keep-by")
+    work.create(
+        "survivor_keys", query("survivor_keys" if rule.keep_by is not None else "survivor_keys_none", dialect=dialect)
+    )
     if rule.resolve == Resolve.components:
         work.create("cluster_survivors", query("cluster_survivors_components", {"keep": rule.keep.value}, dialect))
         return 0

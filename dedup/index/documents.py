@@ -99,7 +99,11 @@ def add_documents(
     clock = time.perf_counter()
     settings = index_settings(engine).replace(inputs=inputs)
     check_requested(settings, requested or {})
-    corpus = read_inputs(settings) if documents is None else read_documents(documents, settings.strip_html)
+    corpus = (
+        read_inputs(settings)
+        if documents is None
+        else read_documents(documents, settings.strip_html, settings.keep_by_column)
+    )
     raw = corpus.to_arrow()
     if documents is None and not settings.lines:
         raw = _named_as_indexed(engine, settings.inputs, raw)
@@ -127,6 +131,10 @@ def add_documents(
         if existing:
             _delete(engine, list(existing.values()))
         first_new, positions = engine.fetch_rows(query("index_next_numbers", dialect=dialect))[0]
+        if settings.keep_by is not None:  # the new documents' keys, read as the index's were
+            engine.register_arrow("raw_documents", raw)
+            engine.execute(query("document_keys_add", {"positions": positions}, dialect))
+            engine.unregister("raw_documents")
         _stage_new_documents(engine, settings, raw, first_new, positions)
         engine.register_arrow("raw_skipped", corpus.skipped_arrow())
         engine.execute(query("index_add_skipped", dialect=dialect))
@@ -222,6 +230,8 @@ def _delete(engine: Engine, doc_ids: list[int]) -> None:
             engine.execute(query("index_delete_pairs", dialect=engine.dialect, table=quote_identifier(name)))
     finally:
         engine.unregister("removed_doc_ids")
+    if engine.has_table("document_keys"):
+        engine.execute(query("document_keys_removed", dialect=engine.dialect))
 
 
 def remove_documents(

@@ -10,6 +10,7 @@ from ..errors import DedupError, UsageError
 from ..settings import Settings
 from ..sqlfiles import query
 from ..stages import shingle_text_fragments
+from .clusters import kept_by
 from .documents import doc_ids_of, index_settings
 
 
@@ -56,7 +57,8 @@ def explain_survivor(engine: Engine, doc_id: str) -> tuple[str, str | None]:
     rows = engine.fetch_rows(query("explain_survivor", {"doc_id": found[doc_id]}, engine.dialect))
     kept, survivor, jaccard, size, keep, resolve = rows[0]
     settings = index_settings(engine)
-    rule = f"--keep {keep}, --resolve {resolve}"
+    built_by = kept_by(engine)
+    rule = built_by.options() if built_by is not None else f"--keep {keep}, --resolve {resolve}"
     if kept:
         why = "no document kept before it is one of its pairs" if resolve == "verified" else "first of its cluster"
         return f"{doc_id}: kept ({why}; cluster of {size}; {rule})", None

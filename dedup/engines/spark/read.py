@@ -27,6 +27,7 @@ from ...corpus.lines import STDIN, mac_lines_note, read_once, refuse_binary_line
 from ...corpus.read import check_distinct_inputs
 from ...corpus.tables import COMPRESSED, check_dataset, check_json_lines, csv_delimiter, list_dataset, table_format
 from ...errors import InputError, UsageError
+from ...keep_by import KeepBy
 from ...names import is_utf8
 from ...settings import Settings
 from ...sqlfiles import statement
@@ -96,8 +97,9 @@ def read_corpus(engine: Any, settings: Settings) -> tuple[bool, list[str]]:
         ids = F.col("source_row")
     else:
         ids = F.col("id")
+    keyed = [F.col("key")] if settings.keep_by is not None else []
     documents = numbered.where(F.col("reason").isNull()).select(
-        F.col("position"), ids.alias("id"), text.alias("text"), encoding.alias("encoding")
+        F.col("position"), ids.alias("id"), text.alias("text"), encoding.alias("encoding"), *keyed
     )
     engine.register_dataframe("raw_documents", documents)
     listed = session.createDataFrame(skipped, "source string, reason string")
@@ -183,6 +185,8 @@ def _read_input(
     from pyspark.sql import functions as F
 
     kind, table_kind = _kind(engine, path, settings)
+    if settings.keep_by is not None and kind != "table":
+        raise UsageError(f"--keep-by reads a column of a table input (Parquet, CSV, JSON lines); {path} is not one")
     fs, hadoop_path = engine._filesystem(path)
     hidden = path.rstrip("/").rsplit("/", 1)[-1].startswith(HIDDEN_PREFIXES)
     if hidden and not fs.getFileStatus(hadoop_path).isDirectory():
@@ -304,6 +308,7 @@ def _mac_line_ends(engine: Any, path: str, frame: Any) -> bool:
 
 # Id column types whose text is the same on both engines (a Parquet uint64 is a decimal(20,0) here).
 SPARK_ID_TYPES = ("string", "binary", "tinyint", "smallint", "int", "bigint")
+WHOLE_TYPES = ("tinyint", "smallint", "int", "bigint", "boolean")  # a --keep-by list compares their text
 
 
 # The columns of an input's rows (see _read_table's select) when a table has no rows nor columns.
@@ -332,7 +337,8 @@ def _read_table(
         raise InputError(f"{path}: no text column {settings.text_column!r}; columns are none")
     if not columns:  # a zero-byte file, or JSON lines that are blank: an empty table, as on DuckDB
         id_type = "string" if multiple else "bigint"
-        return session.createDataFrame([], EMPTY_TABLE.format(id_type=id_type))
+        keyed = ", key double" if settings.keep_by is not None else ""
+        return session.createDataFrame([], EMPTY_TABLE.format(id_type=id_type) + keyed)
     listed = ", ".join(map(repr, columns))
     if settings.text_column not in columns:
         raise InputError(f"{path}: no text column {settings.text_column!r}; columns are {listed}")
@@ -363,6 +369,8 @@ def _read_table(
     else:
         ids = F.lit(None).cast("string" if multiple else "bigint")
         prefix = F.lit(path + ":" if multiple else None).cast("string")
+    keep_by = settings.keep_by_column
+    key_column = [] if keep_by is None else [_keys(frame, path, keep_by, csv).alias("key")]
     text = F.col(settings.text_column)
     # A text that is not UTF-8 goes on as its bytes (content), decoded as Latin-1 as a text file is
     # (dedup.corpus.columns.LATIN1_CELLS): a CSV's cells (read as ISO-8859-1, so encode() gives their
@@ -387,7 +395,48 @@ def _read_table(
         F.lit(False).alias("whole_file"),
         F.lit(True).alias("from_table"),
         F.when(text.isNull(), F.lit("text is NULL")).alias("reason"),
+        *key_column,
     )
+
+
+def _keys(frame: Any, path: str, keep_by: KeepBy, csv: bool) -> Any:
+    """The --keep-by key of each row, as dedup.keep_by.KeepBy.keys gives it on the DuckDB engine."""
+    from pyspark.sql import functions as F
+
+    name = keep_by.column
+    if name not in frame.columns:
+        raise InputError(f"{path}: no --keep-by column {name!r}; columns are {', '.join(map(repr, frame.columns))}")
+    kind = dict(frame.dtypes)[name]
+    cell = _cell_text(F.col(name)) if csv else F.col(name)
+    text_kinds = ("string", "binary")
+    if keep_by.values is not None:
+        if not (csv or kind in (*text_kinds, *WHOLE_TYPES)):
+            raise InputError(
+                f"{path}: --keep-by column {name!r} has type {kind}; a list of values orders strings, "
+                "integers or booleans"
+            )
+        place = F.lit(float(len(keep_by.values)))
+        for number, value in reversed(list(enumerate(keep_by.values))):
+            place = F.when(cell.cast("string") == F.lit(value), F.lit(float(number))).otherwise(place)
+        return place
+    if csv or kind in text_kinds:
+        numbers = cell.cast("string").try_cast("double")
+        written = F.col(name).isNotNull() & (cell.cast("string") != F.lit(""))  # an empty cell: no number
+        text_only = frame.where(written & numbers.isNull()).limit(1).count()
+        if text_only:
+            raise InputError(
+                f"{path}: --keep-by column {name!r} holds text, not numbers: give the order of its values, "
+                f"e.g. --keep-by {name}=test,train"
+            )
+    elif kind in (*WHOLE_TYPES, "float", "double"):
+        numbers = F.col(name).cast("double")
+    else:
+        raise InputError(
+            f"{path}: --keep-by column {name!r} has type {kind}; it orders numbers, or the values given "
+            f"(--keep-by {name}=A,B,...)"
+        )
+    numbers = F.when(F.isnan(numbers), F.lit(None).cast("double")).otherwise(numbers)
+    return F.lit(0.0) - numbers if keep_by.descending else numbers
 
 
 def _cell_text(cell: Any) -> Any:

@@ -2,8 +2,8 @@
 -- reads:  cluster_members(doc_id, rep), cluster_labels(doc_id, label),
 --         cluster_survivors(doc_id, survivor_doc_id, jaccard), documents(doc_id, id)
 -- writes: clusters(doc_id, id, cluster_id, cluster_size, is_survivor, survivor_doc_id, survivor, jaccard, keep,
---         resolve)
--- params: $keep, $resolve
+--         resolve, keep_by)
+-- params: $keep, $resolve, $keep_by
 -- One row per member: its connected component (cluster_id = smallest doc_id in it, its
 -- representative's label: a representative is the smallest doc_id of its group; cluster_size
 -- its size), whether it is kept, and the document kept in its place (survivor_doc_id, survivor: its
@@ -11,8 +11,8 @@
 -- the components rule for a member that is no verified pair of its survivor). The survivors are
 -- those of cluster_survivors, made by the rule $resolve (verified: survivor_ranks.sql and the
 -- rounds after it; components: cluster_survivors_components.sql) and the order $keep; a document
--- with no row there is kept. `keep` and `resolve` record the rule, so that dedup add and remove
--- decide again only the clusters they change, by it.
+-- with no row there is kept. `keep`, `resolve` and `keep_by` (the --keep-by column, null when none)
+-- record the rule, so that dedup add and remove decide again only the clusters they change, by it.
 with members as (
     select
         d.doc_id,
@@ -36,7 +36,8 @@ select
     k.id as survivor,
     m.jaccard,
     $keep as keep,
-    $resolve as resolve
+    $resolve as resolve,
+    cast($keep_by as string) as keep_by
 from members as m
 join documents as k on k.doc_id = m.survivor_doc_id
 order by m.doc_id

@@ -1,10 +1,12 @@
 -- query:  survivor_ranks
--- reads:  cluster_members(doc_id, rep), cluster_edges(doc_id_a, doc_id_b), documents(doc_id, id, position, text)
+-- reads:  cluster_members(doc_id, rep), cluster_edges(doc_id_a, doc_id_b), documents(doc_id, id, position, text),
+--         survivor_keys(position, key)
 -- writes: survivor_ranks(doc_id, rep, rank)
 -- params: $keep
 -- The members in some pair (a group of two or more copies, or a group with an edge to another),
--- numbered in the order the --keep rule walks them ($keep: first = input order, min-id = smallest
--- id, longest / shortest = text length in code points), ties by input position: the order of the
+-- numbered in the order the rules walk them: by the --keep-by key first (survivor_keys: empty
+-- without --keep-by; no key last), then by $keep (first = input order, min-id = smallest id,
+-- longest / shortest = text length in code points), ties by input position: the order of the
 -- verified survivor rule. A member in no pair is kept for itself and needs no rank. The keys of
 -- the other rules are null, so they tie and only $keep's counts.
 with paired as (
@@ -18,6 +20,7 @@ select
     m.doc_id,
     m.rep,
     row_number() over (order by
+        k.key nulls last,
         if($keep = 'first', d.position, null),
         if($keep = 'longest', -length(d.text), null),
         if($keep = 'shortest', length(d.text), null),
@@ -26,4 +29,5 @@ select
     ) as rank
 from cluster_members as m
 join documents as d on d.doc_id = m.doc_id
+left join survivor_keys as k on k.position = d.position
 semi join paired as p on p.rep = m.rep

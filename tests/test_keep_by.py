@@ -1,0 +1,191 @@
+"""--keep-by: survivors preferred by a column of a table input, before --keep (dedup.keep_by).
+
+The survivor rules against their definition (tests/reference.py: greedy_survivors, walking the
+documents by key, then --keep, then input position) on hand-made graphs, and end to end through
+the CLI and the API on Parquet, CSV and JSON lines: a test split is protected from its train copies.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from reference import greedy_survivors
+from test_survivors import graph_tables, graphs, survivors, walk_order
+from typer.testing import CliRunner
+
+import dedup
+from dedup.choices import Keep, Resolve
+from dedup.cli import app
+from dedup.engines.duckdb import DuckDBEngine
+from dedup.errors import UsageError
+from dedup.index.clusters import build_clusters
+from dedup.keep_by import KeepBy
+
+runner = CliRunner()
+BASE = "the quick brown fox jumps over the lazy dog, then runs into the forest and out again. " * 3
+
+
+@given(graph=graphs(), keep=st.sampled_from(list(Keep)), data=st.data())
+def test_survivors_walk_the_keys_first_then_the_keep_order(tmp_path_factory, graph, keep, data):
+    texts, positions, group_edges = graph
+    keys = data.draw(st.lists(st.sampled_from([None, 0.0, 1.0, 2.5]), min_size=len(texts), max_size=len(texts)))
+    con = duckdb.connect(str(tmp_path_factory.mktemp("keys") / "graph.duckdb"))
+    pairs = graph_tables(con, texts, positions, group_edges)
+    con.register(
+        "hand_keys", pa.table({"position": pa.array(positions, pa.int64()), "key": pa.array(keys, pa.float64())})
+    )
+    con.execute("create table document_keys as select * from hand_keys")
+    build_clusters(DuckDBEngine(con), keep, Resolve.verified, "k")
+    got = survivors(con)
+    con.close()
+    by_keep = walk_order(keep, texts, positions)  # stable: ties in the key keep the --keep order
+    order = sorted(by_keep, key=lambda d: (keys[int(d[1:]) - 1] is None, keys[int(d[1:]) - 1] or 0.0))
+    assert got == greedy_survivors(order, pairs)
+
+
+def test_the_components_rule_keeps_the_first_by_key(tmp_path):
+    con = duckdb.connect(str(tmp_path / "graph.duckdb"))
+    graph_tables(con, ["a", "b", "c"], [0, 1, 2], {(1, 2): 0.8, (2, 3): 0.8})
+    con.execute("create table document_keys as select * from (values (0, 2.0), (1, null), (2, 1.0)) t(position, key)")
+    build_clusters(DuckDBEngine(con), Keep.first, Resolve.components, "k")
+    assert {doc for doc, (kept, _) in survivors(con).items() if kept == doc} == {"d3"}
+
+
+def reviews(tmp_path, suffix: str):
+    """Six reviews: d1 (train) has a test copy d2 and a near copy d3 (test); d4, d5 are train copies
+    with priorities; d6 stands alone."""
+    rows = [
+        ("d1", BASE, "train", 3),
+        ("d2", BASE, "test", 2),
+        ("d3", BASE + "a test review", "test", None),
+        ("d4", "another review " * 20, "train", 5),
+        ("d5", "another review " * 20 + "!", "train", 1),
+        ("d6", "unrelated words here " * 10, "validation", 0),
+    ]
+    path = tmp_path / f"reviews{suffix}"
+    columns = ["id", "text", "split", "priority"]
+    if suffix == ".parquet":
+        pq.write_table(pa.table(dict(zip(columns, map(list, zip(*rows, strict=True)), strict=True))), path)
+    elif suffix == ".csv":
+        with path.open("w", newline="") as out:
+            writer = csv.writer(out)
+            writer.writerow(columns)
+            writer.writerows([[c if c is not None else "" for c in row] for row in rows])
+    else:
+        path.write_text("".join(json.dumps(dict(zip(columns, row, strict=True))) + "\n" for row in rows))
+    return path
+
+
+def duplicates(path) -> dict[str, str]:
+    with path.open() as file:
+        return {row["id"]: row["survivor"] for row in csv.DictReader(file)}
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv", ".jsonl"])
+def test_a_test_split_is_kept_over_its_train_copies(tmp_path, suffix):
+    path = reviews(tmp_path, suffix)
+    out = tmp_path / "dup.csv"
+    options = ["--threshold", "0.8", "--export", f"duplicates={out}", "-q"]
+    done = runner.invoke(app, ["run", str(path), *options])
+    assert done.exit_code == 0, done.output
+    assert duplicates(out) == {"d2": "d1", "d3": "d1", "d5": "d4"}  # --keep first: the train review
+    done = runner.invoke(app, ["run", str(path), *options, "--keep-by", "split=test,validation,train"])
+    assert done.exit_code == 0, done.output
+    assert duplicates(out) == {"d1": "d2", "d3": "d2", "d5": "d4"}
+    done = runner.invoke(app, ["run", str(path), *options, "--keep-by", "priority"])
+    assert done.exit_code == 0, done.output
+    assert duplicates(out) == {"d1": "d2", "d3": "d2", "d4": "d5"}  # NULL last: d3 never first
+    done = runner.invoke(app, ["run", str(path), *options, "--keep-by", "priority:desc", "--keep", "longest"])
+    assert done.exit_code == 0, done.output
+    assert duplicates(out) == {"d2": "d1", "d3": "d1", "d5": "d4"}
+
+
+def test_an_index_keeps_its_keys_through_add_remove_and_explain(tmp_path):
+    path = reviews(tmp_path, ".parquet")
+    db = tmp_path / "index.duckdb"
+    done = runner.invoke(app, ["run", str(path), "--db", str(db), "--keep-by", "split=test,train", "-q"])
+    assert done.exit_code == 0, done.output
+    index = dedup.Index(db)
+    assert {r["id"]: r["survivor"] for r in index.export("duplicates").to_pylist()} == {
+        "d1": "d2",
+        "d3": "d2",
+        "d5": "d4",
+    }
+    new = tmp_path / "new.parquet"
+    pq.write_table(pa.table({"id": ["n1"], "text": [BASE + "!"], "split": ["train"], "priority": [9]}), new)
+    index.add(new)
+    assert index.export("duplicates").to_pylist()[-1] == {
+        "id": "n1",
+        "survivor": "d2",
+        "jaccard": pytest.approx(0.98, abs=0.02),
+    }
+    index.remove("d2")  # the test copy gone: d3, the other test review, is kept first
+    assert {r["id"]: r["survivor"] for r in index.export("duplicates").to_pylist()} == {
+        "d1": "d3",
+        "n1": "d3",
+        "d5": "d4",
+    }
+    done = runner.invoke(app, ["explain", str(db), "d1"])
+    assert done.exit_code == 0, done.output
+    assert (
+        "d1: dropped for d3 (exact Jaccard" in done.stdout and "--keep-by split=test,train, --keep first" in done.stdout
+    )
+    done = runner.invoke(app, ["clusters", str(db), "--keep", "longest"])  # the keys stay, --keep breaks ties
+    assert done.exit_code == 0, done.output
+    index.add(documents=pa.table({"id": ["m1"], "text": [BASE], "split": ["test"]}))  # an exact copy, test
+    survivors_ = {r["id"] for r in index.export("survivors").to_pylist()}
+    assert "d3" in survivors_ and "m1" not in survivors_  # d3 is longer, m1 a copy of d1's text
+    done = runner.invoke(app, ["run", str(path), "--db", str(db), "--replace", "-q"])  # without: the keys go
+    assert done.exit_code == 0, done.output
+    con = duckdb.connect(str(db), read_only=True)
+    assert not con.sql("select * from duckdb_tables() where table_name = 'document_keys'").fetchall()
+    assert con.sql("select distinct keep_by from clusters").fetchall() == [(None,)]
+    con.close()
+
+
+def test_the_api_takes_keep_by_on_documents_in_memory(tmp_path):
+    table = pa.table({"id": ["a", "b"], "text": [BASE, BASE + "!"], "score": [0.1, 0.7]})
+    out = tmp_path / "dup.csv"
+    dedup.run(table, keep_by="score:desc", exports={"duplicates": out})
+    assert duplicates(out) == {"a": "b"}
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--keep-by", "nope"], "no --keep-by column 'nope'; columns are 'id', 'text', 'split', 'priority'"),
+        (["--keep-by", "split"], "--keep-by column 'split' holds text, not numbers: give the order of its values"),
+        (["--keep-by", "split=test,test"], "give each value once"),
+        (["--keep-by", "=a,b"], "names no column"),
+    ],
+)
+def test_a_keep_by_that_cannot_order_is_refused_in_one_line(tmp_path, options, message):
+    done = runner.invoke(app, ["run", str(reviews(tmp_path, ".parquet")), *options, "-q"])
+    assert done.exit_code in (1, 2)
+    assert message in done.stderr and "Traceback" not in done.output
+
+
+def test_keep_by_on_a_folder_is_a_usage_error(tmp_path):
+    (tmp_path / "a.txt").write_text(BASE)
+    done = runner.invoke(app, ["run", str(tmp_path), "--keep-by", "split=test", "-q"])
+    assert done.exit_code == 2
+    assert "--keep-by reads a column of a table input" in done.stderr
+
+
+def test_keys_by_the_column_type():
+    keys = KeepBy.parse("s=b,a").keys(pa.chunked_array([["a", "b", None, "c"]]), "t")
+    assert keys.to_pylist() == [1.0, 0.0, 2.0, 2.0]
+    keys = KeepBy.parse("n:desc").keys(pa.chunked_array([[1, None, 0]]), "t")
+    assert keys.to_pylist() == [-1.0, None, 0.0] and str(keys[2]) == "0.0"  # 0 - 0 is +0.0, not -0.0
+    assert KeepBy.parse("f").keys(pa.chunked_array([[1.5, float("nan")]]), "t").to_pylist() == [1.5, None]
+    assert KeepBy.parse("b=true").keys(pa.chunked_array([[True, False]]), "t").to_pylist() == [0.0, 1.0]
+    assert str(KeepBy.parse("q:asc")) == "q" and str(KeepBy.parse("q:desc")) == "q:desc"
+    with pytest.raises(UsageError):
+        KeepBy.parse("s=")
