@@ -64,6 +64,13 @@ class PairsListed(StrEnum):
     none = "none"  # no pairs: clusters, survivors and duplicates come from --db / --export
 
 
+class AuditFormat(StrEnum):
+    """How `dedup audit` prints what it measured."""
+
+    table = "table"  # lines to read, then the missed pairs as a table
+    json = "json"  # one JSON object (dedup.index.audit.Audit.as_dict)
+
+
 class EngineName(StrEnum):
     """Which engine runs the stages."""
 

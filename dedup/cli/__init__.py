@@ -2,7 +2,7 @@
 
 common.py holds what the commands share (options, failures, printing); run.py the commands of
 a run (run, sql, show-sql), evaluate.py `eval`, params.py `params`, index.py the commands on a
-run's database (clusters, export, explain, buckets, query, add, remove, list), report.py
+run's database (clusters, export, explain, buckets, query, add, remove, list), audit.py `audit`, report.py
 `report`. Each group is added without a name, so every command stays top-level (`dedup add`,
 not `dedup index add`). The groups import common, never this module: no import circle.
 """
@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from .. import __version__
-from . import evaluate, index, params, report, run
+from . import audit, evaluate, index, params, report, run
 from .common import writing_stdout
 
 try:  # typer >= 0.20 vendors click
@@ -88,5 +88,5 @@ def main(
     """Find near-duplicate documents with MinHash LSH, verified by exact Jaccard, all in DuckDB SQL."""
 
 
-for group in (run.app, evaluate.app, index.app, params.app, report.app):
+for group in (run.app, evaluate.app, index.app, audit.app, params.app, report.app):
     app.add_typer(group)
