@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from .choices import Keep, Resolve
+    from .index.audit import Audit
     from .index.explain import Explanation
 
 Inputs = Any  # a path, a list of paths, or documents (see dedup.documents.as_table)
@@ -257,6 +258,18 @@ class Index:
         order, rule = _rule(keep, resolve)
         with open_index(self.path) as con:
             return remove_documents(con, texts, keep=order, resolve=rule)
+
+    def audit(self, sample: int = 1000, seed: int = 0) -> Audit:
+        """The recall measured on `sample` documents drawn with `seed` (as `dedup audit`): `recall`,
+        `interval` (Wilson, 95 %), `true_pairs`, `found_pairs`, `missed` pairs; `as_dict()` its JSON."""
+        from .index.audit import audit
+        from .index.documents import index_settings, open_index
+        from .settings import check_type
+
+        check_type("sample", sample, Integral)
+        check_type("seed", seed, Integral)
+        with open_index(self.path) as con:
+            return audit(con, index_settings(con).threshold, int(sample), int(seed))
 
     def clusters(self, keep: str | None = None, resolve: str | None = None) -> pa.Table:
         """The clusters of two or more, rebuilt first by the rule given where it differs from theirs."""

@@ -13,7 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .choices import Keep, PairsListed, Resolve, ShingleType
+from .choices import Keep, Method, PairsListed, Resolve, ShingleType
 from .engines import Engine, engine_kind, run_engine
 from .errors import EngineError, Interrupted
 from .index import clusters
@@ -24,6 +24,7 @@ from .records import checkpoints, input_fingerprint
 from .reports import Progress, RunResult, StageReport, Summary
 from .runner import STAGES_KEPT, run_stages
 from .settings import Settings
+from .sqlfiles import query
 from .stages import BYTES_PER_SHINGLE, compile_run
 
 __all__ = ["execute", "Progress", "RunResult", "StageReport", "Summary"]
@@ -105,6 +106,8 @@ def execute(
                 0
             ]
             summary.notes = loaded.notes + few_words_note(settings, summary)
+            if settings.method == Method.lsh:  # free: one pass over the verified candidates
+                summary.expected_missed = expected_missed(engine, settings)
             seconds = {s.name: round(s.seconds, 4) for s in summary.stages}
             table = None
             if pairs_to is None and listed == PairsListed.none:
@@ -113,9 +116,16 @@ def execute(
                 table = engine.fetch_arrow(plan.query(PAIRS_QUERY[listed]))
             result = RunResult(table, summary, loaded.skipped)
             counts: dict[str, object] = dict(summary.counts())
+            if summary.expected_missed is not None:
+                counts["expected_missed"] = round(summary.expected_missed, 1)
             if rule is not None:  # the clusters table (on Spark under the work folder, by the same SQL)
                 result.dropped = clusters.build(engine, *rule)
                 counts["survivors"] = {**rule.recorded(), "dropped": result.dropped}
+            if settings.audit is not None:  # the recall measured on a sample, seeded by --seed
+                from .index.audit import audit
+
+                result.audit = audit(engine, settings.threshold, settings.audit, settings.seed)
+                counts["audit"] = result.audit.recorded()
             # recorded finished once every table is the run's own, the clusters too (until then the
             # index commands refuse a database whose run stopped half-way: dedup.records)
             done.finish_run(counts, seconds)
@@ -142,6 +152,12 @@ def execute(
         raise EngineError(f"{error} (finished stages are kept in {settings.db}; run again to resume)") from None
     finally:
         inputs.close()  # once the engine that read its spool is closed
+
+
+def expected_missed(engine: Engine, settings: Settings) -> float:
+    """The pairs LSH missed, estimated from the verified candidates (sql/queries/report/report_missed_pairs.sql)."""
+    values = {"threshold": settings.threshold, "bands": settings.banding.bands, "rows": settings.banding.rows}
+    return float(engine.fetch_rows(query("report_missed_pairs", values, engine.dialect))[0][0])
 
 
 # Fewer word shingles than this per document on average: the texts have few words to shingle.

@@ -12,6 +12,7 @@ from .banding import COMPLETE_ENOUGH
 
 if TYPE_CHECKING:
     from .engines import Engine
+    from .index.audit import Audit
 
 
 @dataclass
@@ -39,6 +40,7 @@ class Summary:
     bands: int = 0
     rows: int = 0
     detection_probability: float = 0.0
+    expected_missed: float | None = None  # LSH: the pairs it missed, estimated from those it found
     notes: list[str] = field(default_factory=list)
     stages: list[StageReport] = field(default_factory=list)
 
@@ -81,6 +83,7 @@ class RunResult:
     summary: Summary
     skipped: pa.Table
     dropped: int | None = None  # documents that the keep rule drops, when the run kept a database
+    audit: Audit | None = None  # --audit: the recall measured on a sample
     listed: int | None = None  # pairs streamed to a file or stdout (execute's pairs_to), when they were
 
 

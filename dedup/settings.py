@@ -91,6 +91,7 @@ RECORDED = (
 TYPES: dict[str, type] = {
     "threshold": numbers.Real, "shingle_size": numbers.Integral, "num_perm": numbers.Integral,
     "seed": numbers.Integral, "bands": numbers.Integral, "rows": numbers.Integral, "threads": numbers.Integral,
+    "audit": numbers.Integral,
     "lines": bool, "include_hidden": bool, "strip_html": bool, "follow_links": bool, "replace_documents": bool,
     "id_column": str, "text_column": str, "delimiter": str, "memory_limit": str, "master": str, "keep_by": str,
 }  # fmt: skip
@@ -149,6 +150,7 @@ class Settings:
     keep_by: str | None = None  # --keep-by: a table column preferred before --keep (dedup.keep_by)
     write_deduplicated: Path | None = None  # the input minus the dropped duplicates, in the input's form
     exports: tuple[tuple[ExportKind, Path], ...] = ()  # --export WHAT=FILE
+    audit: int | None = None  # --audit N: measure recall on N sampled documents (seeded by --seed)
     banding: Banding = field(init=False)
 
     def __post_init__(self) -> None:
@@ -172,6 +174,10 @@ class Settings:
         Limits(self.threads, self.memory_limit, self.temp_dir)  # checked as every command checks them
         if not 0 <= self.seed < 2**63:
             raise UsageError(f"--seed must be between 0 and 2^63-1, got {self.seed}")
+        if self.audit is not None and self.audit < 1:
+            raise UsageError(f"--audit must be at least 1 (documents to sample), got {self.audit}")
+        if self.audit is not None and self.threshold <= 0.0:
+            raise UsageError("--audit needs --threshold above 0 (at 0 every pair of documents qualifies)")
         if self.ids_file is not None and (not self.lines or len(self.inputs) != 1):
             raise UsageError("--ids names the lines of one --lines input: give --lines and one input")
         files = {"--db": (self.db, "the database"), "--write-deduplicated": (self.write_deduplicated, "the copy")}

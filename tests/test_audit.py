@@ -107,3 +107,78 @@ def test_wilson_interval_matches_published_values():
     assert (round(low, 3), round(high, 3)) == (0.490, 0.943)
     assert wilson(0, 0) == (0.0, 1.0)
     assert wilson(10, 10)[1] == 1.0
+
+
+def variants_corpus(path, pairs: int = 300, seed: int = 5) -> None:
+    """`pairs` documents of 100 distinct words, each with a variant of 5-12 words replaced: word
+    1-shingles give a Jaccard of (100 - m) / (100 + m), 0.79-0.90, where 8 bands of 16 rows find a
+    pair with probability 0.2-0.8."""
+    import random
+
+    rng = random.Random(seed)
+    vocabulary = [f"w{i}" for i in range(20_000)]
+    lines = []
+    for _ in range(pairs):
+        words = rng.sample(vocabulary, 112)
+        base, spare = words[:100], words[100:]
+        m = rng.randint(5, 12)
+        variant = base[m:] + spare[:m]
+        lines += [" ".join(base), " ".join(variant)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_the_summary_estimate_of_missed_pairs_agrees_with_the_audit_where_lsh_misses_many(tmp_path):
+    """Each pair found at Jaccard J stands for 1 / P(J) pairs (Horvitz-Thompson): on 300 pairs of
+    which LSH finds about half, the estimate is within three of its standard errors of the misses
+    the audit measures over every document."""
+    import math
+
+    import duckdb
+
+    corpus = tmp_path / "variants.txt"
+    variants_corpus(corpus)
+    db = tmp_path / "index.duckdb"
+    options = ["--lines", "--shingle-type", "word", "-k", "1", "--threshold", "0.75", "--bands", "8", "--rows", "16"]
+    done = runner.invoke(
+        app, ["run", str(corpus), *options, "--db", str(db), "--audit", "600", "-o", str(tmp_path / "p.csv")]
+    )
+    assert done.exit_code == 0, done.output
+    line = next(line for line in done.stderr.splitlines() if line.startswith("expected missed"))
+    assert "audit: recall 0." in done.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    counts = json.loads(con.sql("select counts from runs").fetchall()[-1][0])
+    p = [1 - (1 - j**16) ** 8 for (j,) in con.sql("select jaccard from pairs").fetchall()]
+    con.close()
+    measured = counts["audit"]["true_pairs"] - counts["audit"]["found_pairs"]
+    assert counts["audit"]["true_pairs"] == 300 and 60 < measured < 240  # LSH misses many
+    error = math.sqrt(sum((1 - q) / q**2 for q in p))  # the estimate's standard error
+    assert abs(counts["expected_missed"] - measured) <= 3 * error, (counts, measured, error)
+    assert f"~{counts['expected_missed']:,.0f} of" in line
+
+
+def test_run_audit_records_the_recall_and_the_api_returns_it(tmp_path):
+    import dedup
+
+    db = tmp_path / "index.duckdb"
+    done = runner.invoke(
+        app,
+        [
+            "run",
+            str(REPO / "data" / "clough"),
+            "--threshold",
+            "0.5",
+            "--db",
+            str(db),
+            "--audit",
+            "100",
+            "-o",
+            str(tmp_path / "p.csv"),
+        ],
+    )
+    assert done.exit_code == 0, done.output
+    assert "audit: recall 1.0000 (95 % 0.8064-1.0000, Wilson): 16 of 16 pairs >= 0.5 of 100 sampled" in done.stderr
+    measured = dedup.Index(db).audit(sample=100)
+    assert (measured.recall, measured.true_pairs, measured.missed) == (1.0, 16, [])
+    assert measured.as_dict()["sample"][:2] == ["g0pA_taska.txt", "g0pA_taskb.txt"]
+    done = runner.invoke(app, ["run", str(REPO / "data" / "clough"), "--audit", "0", "-q"])
+    assert done.exit_code == 2

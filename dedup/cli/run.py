@@ -135,6 +135,15 @@ def run(
             "quality:desc the largest.",
         ),
     ] = None,
+    audit: Annotated[
+        Optional[int],
+        typer.Option(
+            metavar="N",
+            help="Measure recall at the end: search the result exactly for every pair >= the threshold of N "
+            "sampled documents (seeded by --seed), as `dedup audit` does.",
+            min=1,
+        ),
+    ] = None,
     write_deduplicated: Annotated[
         Optional[Path], typer.Option(help="Write the input minus the dropped duplicates here, in the input's form.")
     ] = None,

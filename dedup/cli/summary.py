@@ -155,6 +155,16 @@ def incomplete_warning(settings: Settings, probability: float) -> str:
     )
 
 
+def expected_missed_line(missed: float, found: int) -> str:
+    """The estimate of the pairs LSH missed: each pair found at Jaccard J stands for 1 / P(J) pairs of
+    its similarity (sql/queries/report/report_missed_pairs.sql); `dedup audit` measures it."""
+    about = f"{missed:,.0f}" if missed >= 10 else f"{missed:.1f}"
+    return (
+        f"expected missed: ~{about} of ~{found + missed:,.0f} pairs (estimated from the Jaccards of those found; "
+        "`dedup audit` or --audit N measures it)"
+    )
+
+
 def print_summary(
     console: Console, result: RunResult, settings: Settings, output: Path | None, show_skipped: bool = False
 ) -> None:
@@ -174,6 +184,8 @@ def print_summary(
         console.print(
             f"LSH: {banding.bands} bands x {banding.rows} rows of {settings.num_perm} permutations; {probability}"
         )
+        if s.expected_missed is not None:
+            console.print(expected_missed_line(s.expected_missed, s.pairs), markup=False)
     elif settings.method == "signature":
         console.print(f"signature: all pairs with MinHash estimate >= {settings.threshold}; {probability}")
     else:
@@ -183,6 +195,8 @@ def print_summary(
             f"exact copies: {s.copies:,} documents in {counted(s.copy_groups, 'group')} of the same normalized text; "
             f"{s.distinct_texts:,} distinct texts compared"
         )
+    if result.audit is not None:
+        console.print(result.audit.summary(), markup=False)
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
     table.add_column("stage")
     table.add_column("rows", justify="right")

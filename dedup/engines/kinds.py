@@ -95,6 +95,7 @@ KINDS = {
             ("include_hidden", "--include-hidden", " (Spark's readers skip hidden files)"),
             ("strip_html", "--strip-html", " yet"),
             ("ids_file", "--ids", " yet"),
+            ("audit", "--audit", ": its exact search reads the index's tables in DuckDB (run with --engine duckdb)"),
         ),
         check_more=_check_spark,
     ),

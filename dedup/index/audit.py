@@ -75,6 +75,19 @@ class Audit:
             "seconds": round(self.seconds, 3),
         }
 
+    def recorded(self) -> dict[str, Any]:
+        """What the runs table keeps of it (the counts, not the ids)."""
+        low, high = self.interval
+        return {
+            "sample": len(self.sample),
+            "seed": self.seed,
+            "true_pairs": self.true_pairs,
+            "found_pairs": self.found_pairs,
+            "recall": self.recall,
+            "recall_low": low,
+            "recall_high": high,
+        }
+
     def summary(self) -> str:
         """One line, as `dedup run --audit` prints it."""
         low, high = self.interval
