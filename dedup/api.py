@@ -216,8 +216,11 @@ class Index:
         id: str | int | None = None,
         min_jaccard: float | None = None,
         min_bands: int = 1,
+        exact: bool = False,
     ) -> pa.Table:
-        """The indexed documents similar to `text` (or to the indexed document `id`): id, jaccard, shared_bands."""
+        """The indexed documents similar to `text` (or to the indexed document `id`): id, jaccard,
+        shared_bands; exact: every document sharing a shingle is compared, not only those sharing a
+        band bucket."""
         from .index.documents import open_index
         from .index.similar import query_index
         from .settings import check_type
@@ -228,12 +231,13 @@ class Index:
             ("text", text, str),
             ("min_jaccard", min_jaccard, Real),
             ("min_bands", min_bands, Integral),
+            ("exact", exact, bool),
         ):
             check_type(name, value, kind)
         with open_index(self.path, read_only=True) as con:
             # an id as dedup.run returned it (a line number is an int) or as typed: compared as text
             doc_id = None if id is None else id_text(id)
-            return query_index(con, text=text, doc_id=doc_id, min_jaccard=min_jaccard, min_bands=min_bands)
+            return query_index(con, text=text, doc_id=doc_id, min_jaccard=min_jaccard, min_bands=min_bands, exact=exact)
 
     def explain(self, id_a: str | int, id_b: str | int, examples: int = 3) -> Explanation:
         """Why two documents were (or were not) paired; str() of the result is what `dedup explain` prints."""

@@ -182,3 +182,32 @@ def test_run_audit_records_the_recall_and_the_api_returns_it(tmp_path):
     assert measured.as_dict()["sample"][:2] == ["g0pA_taska.txt", "g0pA_taskb.txt"]
     done = runner.invoke(app, ["run", str(REPO / "data" / "clough"), "--audit", "0", "-q"])
     assert done.exit_code == 2
+
+
+def test_an_exact_query_finds_what_an_exact_run_finds_below_the_index_threshold(tmp_path):
+    """dedup query --exact compares every document sharing a shingle: at --min-jaccard 0.1 it lists
+    exactly the pairs of the document in a --method exact run at 0.1, with the same Jaccard; the
+    band probe lists fewer and says so."""
+    clough = str(REPO / "data" / "clough")
+    truth_file, db = tmp_path / "truth.csv", tmp_path / "index.duckdb"
+    done = runner.invoke(app, ["run", clough, "--threshold", "0.1", "--method", "exact", "-q", "-o", str(truth_file)])
+    assert done.exit_code == 0, done.output
+    done = runner.invoke(
+        app, ["run", clough, "--threshold", "0.5", "--db", str(db), "-q", "-o", str(tmp_path / "p.csv")]
+    )
+    assert done.exit_code == 0, done.output
+    wanted = "g0pE_taska.txt"
+    truth = {(b if a == wanted else a): j for (a, b), j in pairs_of(truth_file).items() if wanted in (a, b)}
+    query = ["query", str(db), "--id", wanted, "--min-jaccard", "0.1", "--format", "csv"]
+    done = runner.invoke(app, [*query, "--exact"])
+    assert done.exit_code == 0, done.output
+    rows = list(csv.DictReader(done.stdout.splitlines()))
+    assert {r["id"]: float(r["jaccard"]) for r in rows} == truth and len(truth) == 9
+    assert "note:" not in done.stderr
+    done = runner.invoke(app, query)
+    assert done.exit_code == 0, done.output
+    assert len(list(csv.DictReader(done.stdout.splitlines()))) < len(truth)
+    assert "note: the band probe finds a document at Jaccard 0.1 with probability 0.0412" in done.stderr
+    for refused in (["--min-bands", "0"], ["--exact", "--min-bands", "2"]):
+        done = runner.invoke(app, [*query, *refused])
+        assert done.exit_code == 2 and "--exact" in done.stderr

@@ -171,15 +171,19 @@ def query(
         Optional[float], typer.Option(help="Smallest exact Jaccard to report [default: the index threshold].")
     ] = None,
     min_bands: Annotated[int, typer.Option(help="Candidates must share at least this many band buckets.")] = 1,
+    exact: Annotated[
+        bool,
+        typer.Option("--exact", help="Compare every document sharing a shingle, not only those sharing a band bucket."),
+    ] = False,
     output_format: OutputFormat = TableFormat.table,
     memory_limit: MemoryLimit = None,
 ) -> None:
     """The documents of the index similar to one document, with exact Jaccard, without a new run.
 
-    Example: dedup query run.duckdb --id g0pE_taska.txt --min-jaccard 0.5
+    Example: dedup query run.duckdb --id g0pE_taska.txt --min-jaccard 0.5 --exact
     """
-    from ..index.documents import open_index
-    from ..index.similar import query_index
+    from ..index.documents import index_settings, open_index
+    from ..index.similar import query_index, query_note
 
     given = [value for value in (text, file, doc_id) if value is not None]
     if len(given) != 1:
@@ -193,9 +197,14 @@ def query(
             except OSError as error:  # a folder, or a file that cannot be read: not a traceback
                 raise UsageError(f"cannot read --file {file}: {error.strerror}") from None
         with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
-            table = query_index(con, text=text, doc_id=doc_id, min_jaccard=min_jaccard, min_bands=min_bands)
+            table = query_index(
+                con, text=text, doc_id=doc_id, min_jaccard=min_jaccard, min_bands=min_bands, exact=exact
+            )
+            note = None if exact else query_note(index_settings(con), min_jaccard, min_bands)
     except DedupError as error:
         fail(error)
+    if note is not None:
+        stderr.print(note, markup=False)
     print_table(table, output_format)
 
 

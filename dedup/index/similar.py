@@ -1,6 +1,9 @@
-"""Similar documents of one document, probed in an index's band buckets, with exact Jaccard."""
+"""Similar documents of one document, probed in an index's band buckets, with exact Jaccard; or,
+with exact=True, every document sharing a shingle with it (an exhaustive search)."""
 
 from __future__ import annotations
+
+import math
 
 import pyarrow as pa
 
@@ -23,8 +26,11 @@ def query_index(
     doc_id: str | None = None,
     min_jaccard: float | None = None,
     min_bands: int = 1,
+    exact: bool = False,
 ) -> pa.Table:
-    """Documents sharing >= min_bands band buckets with the query and exact Jaccard >= min_jaccard.
+    """Documents sharing >= min_bands band buckets with the query and exact Jaccard >= min_jaccard;
+    exact: every document sharing a shingle with it (so every one with Jaccard > 0), whatever the
+    bands.
 
     The query text goes through the same stage SQL as the index (in a scratch in-memory
     database), so its buckets and shingles are what a run would have computed for it.
@@ -35,6 +41,10 @@ def query_index(
         min_jaccard = settings.threshold
     if not 0.0 <= min_jaccard <= 1.0:
         raise UsageError(f"--min-jaccard must be between 0 and 1, got {min_jaccard}")
+    if exact and min_bands != 1:
+        raise UsageError("--exact compares every document sharing a shingle: --min-bands does not apply")
+    if min_bands == 0:
+        raise UsageError("--min-bands 0 would compare every document: use --exact")
     if not 1 <= min_bands <= settings.banding.bands:
         raise UsageError(f"--min-bands must be between 1 and {settings.banding.bands}, got {min_bands}")
     if settings.method != "lsh" and min_bands != 1:
@@ -66,7 +76,7 @@ def query_index(
                 f"{what} has no shingles (empty or whitespace only, or for word shingles without a word): "
                 "no document can be similar to it"
             )
-        if settings.method != "lsh":
+        if exact or settings.method != "lsh":
             return _query_shared_shingles(engine, buckets, fingerprints, exclude, min_jaccard)
         engine.register_arrow("query_buckets", buckets)
         probe = query("query_probe", {"exclude": exclude, "min_bands": min_bands}, dialect)
@@ -83,6 +93,30 @@ def query_index(
     finally:
         engine.unregister("query_candidates")
         engine.unregister("query_jaccard")
+
+
+def query_probability(settings: Settings, min_jaccard: float, min_bands: int = 1) -> float:
+    """The chance that the band probe finds a document at Jaccard min_jaccard: at least min_bands of
+    the b bands collide, each with probability min_jaccard^r."""
+    bands, rows = settings.banding.bands, settings.banding.rows
+    p = min_jaccard**rows
+    return sum(math.comb(bands, i) * p**i * (1 - p) ** (bands - i) for i in range(min_bands, bands + 1))
+
+
+def query_note(settings: Settings, min_jaccard: float | None, min_bands: int = 1) -> str | None:
+    """What an LSH query cannot promise, as a run's summary says it: None when a document at
+    min_jaccard is found with probability >= 0.99."""
+    if settings.method != "lsh":
+        return None
+    similarity = settings.threshold if min_jaccard is None else min_jaccard
+    probability = query_probability(settings, similarity, min_bands) if similarity > 0 else 0.0
+    if probability >= 0.99:
+        return None
+    return (
+        f"note: the band probe finds a document at Jaccard {similarity:g} with probability {probability:.4f} "
+        f"({settings.banding.bands} bands x {settings.banding.rows} rows, --min-bands {min_bands}): documents "
+        "may be missing; --exact compares every document sharing a shingle"
+    )
 
 
 def _query_shared_shingles(
