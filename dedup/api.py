@@ -272,7 +272,7 @@ class Index:
 
         check_type("sample", sample, Integral)
         check_type("seed", seed, Integral)
-        with open_index(self.path) as con:
+        with open_index(self.path, read_only=True) as con:
             return audit(con, index_settings(con).threshold, int(sample), int(seed))
 
     def clusters(self, keep: str | None = None, resolve: str | None = None) -> pa.Table:

@@ -182,6 +182,10 @@ def test_run_audit_records_the_recall_and_the_api_returns_it(tmp_path):
     assert measured.as_dict()["sample"][:2] == ["g0pA_taska.txt", "g0pA_taskb.txt"]
     done = runner.invoke(app, ["run", str(REPO / "data" / "clough"), "--audit", "0", "-q"])
     assert done.exit_code == 2
+    report = tmp_path / "report.html"
+    done = runner.invoke(app, ["report", str(db), "--output", str(report)])
+    assert done.exit_code == 0, done.output
+    assert "16 of the 16 pairs with Jaccard &ge; 0.5 of 100 sampled documents (seed 1) were found" in report.read_text()
 
 
 def test_an_exact_query_finds_what_an_exact_run_finds_below_the_index_threshold(tmp_path):

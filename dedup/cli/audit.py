@@ -32,7 +32,7 @@ def audit(
     from ..index.documents import index_settings, open_index
 
     try:
-        with open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
+        with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
             measured = measure(con, index_settings(con).threshold, sample, seed)
     except DedupError as error:
         fail(error)

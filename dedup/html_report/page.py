@@ -97,6 +97,7 @@ def render(data: ReportData) -> str:
         near_below=data.near_below,
         missed=missed,
         recall=recall,
+        audit=data.base.counts.get("audit"),
         detection=banding.probability(threshold),
         clusters=clusters,
         rule=data.rule,
