@@ -46,6 +46,8 @@ WORKLOADS = {
     "scale-10m": Workload("scale-10m", 10_000_000, 30, "char", 5),
     "copies-100k": Workload("copies-100k", 100_000, 12, "char", 5, copy_groups=4_000, largest_group=1_000),
     "copies-1m": Workload("copies-1m", 1_000_000, 12, "char", 5, copy_groups=36_796, largest_group=4_919),
+    # review-length documents (230 words, as movie reviews average), word 5-shingles: the audit's target
+    "reviews-100k": Workload("reviews-100k", 100_000, 230, "word", 5),
 }
 
 
