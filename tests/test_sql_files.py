@@ -163,6 +163,7 @@ def test_tables_needed_reads_the_headers_of_the_queries():
         "documents",
         "signatures",
         "pairs",
+        "survivor_keys",  # a work table of the build (dedup.index.clusters.WORK)
     )
     assert tables_needed("query_jaccard") == ("shingles", "documents")
     assert parsed("raw_documents(position, id, text)   (an Arrow table)") == {
