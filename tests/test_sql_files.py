@@ -179,7 +179,7 @@ def test_queries_sit_in_one_folder_per_purpose_under_unique_names():
     assert not [*root.glob("queries/*.sql"), *root.glob("*/queries/*.sql")], "a query outside the purpose folders"
     paths = query_paths()  # refuses two queries of one name
     folders = {path.split("/")[1] for path in paths.values()}
-    assert folders == {"bookkeeping", "staging", "clusters", "index", "export", "report"}
+    assert folders == {"bookkeeping", "staging", "clusters", "index", "export", "report", "audit"}
     for file in root.glob("*/queries/*/*.sql"):  # a dialect's own query sits where the DuckDB one does
         duckdb_file = root / "queries" / file.parent.name / file.name
         assert duckdb_file.exists() or not list(root.glob(f"queries/*/{file.name}")), file

@@ -1,5 +1,5 @@
 -- query:  audit_true_pairs
--- reads:  audit_candidates(doc_id_s, doc_id_d), audit_shingles(doc_id, fingerprint), audit_sample(doc_id),
+-- reads:  audit_candidates(doc_id_s, doc_id_d), audit_shingles(doc_id, fingerprint),
 --         shingles(doc_id, fingerprint), signatures(doc_id, n_shingles), documents(doc_id, id, norm)
 -- writes: audit_true_pairs(doc_id_a, doc_id_b, jaccard)
 -- params: $threshold
