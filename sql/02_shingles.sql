@@ -15,8 +15,8 @@
 -- best", 2010), computed by a generated expression with constant rotations (dedup/sqltext.py,
 -- shingle_fingerprint). h = the fingerprint's upper 32 bits, the input of the MinHash permutations.
 -- Shingle i of a document takes fps[i .. i+k-1]: the lambda runs over the shingles' first tokens
--- (x = fps[i]), so only the k-1 others are read by index (benchmarks/results/results.md, the
--- thirty-second session, measures it). A document's fingerprints are one list, sorted,
+-- (x = fps[i]), so only the k-1 others are read by index (benchmarks/results/history.md, db150d1,
+-- measures it). A document's fingerprints are one list, sorted,
 -- and a fingerprint equal to the one before it is left out: distinct per document inside the row,
 -- ~40 % less time than a distinct over every (doc_id, fingerprint) row (a hash table as large as
 -- the table), and the same rows.
