@@ -5,8 +5,8 @@ generated column lists and the shingle definition)."""
 from __future__ import annotations
 
 from . import sqltext
+from .engines import lowercase
 from .engines.kinds import engine_kind
-from .engines.spark import lowercase
 from .hashing import bucket_constants, permutation_coefficients
 from .settings import Settings
 from .sqlfiles import Fragments, fragment

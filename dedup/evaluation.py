@@ -64,11 +64,11 @@ def evaluate(settings: Settings, sample: int | None = None, seed: int = 0) -> Ev
     Both runs read the input. Standard input and a named pipe (`<(zcat docs.gz)`) can be read only
     once, so they are read here and both runs read that copy: the exact run used to read an empty
     input and report precision 0."""
-    from .corpus.lines import read_once
+    from .corpus import read_once
 
     if sample is None and not any(read_once(path) for path in settings.inputs):
         return _evaluate(settings)
-    from .corpus.read import read_inputs
+    from .corpus import read_inputs
 
     corpus = read_inputs(settings).to_arrow()
     rows = list(range(corpus.num_rows))

@@ -18,10 +18,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
-from .corpus.collected import duplicate_id
-from .corpus.read import Read, read_by_python
-from .corpus.spool import digest_tables
-from .corpus.stamp import FileStamp, stamp_input
+from .corpus import FileStamp, Read, digest_tables, duplicate_id, read_by_python, stamp_input
 from .engines import Engine, engine_kind
 from .errors import UsageError
 from .reports import Progress
@@ -160,7 +157,7 @@ class ReadByPython(Inputs):
         out = self.settings.write_deduplicated
         if out is None:
             return
-        from .corpus.write import write_deduplicated_input
+        from .corpus import write_deduplicated_input
         from .index import clusters
 
         # a --lines copy drops lines by number: with --ids, the ids are other names for them

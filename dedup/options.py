@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from .corpus.tables import check_column_options
-from .corpus.write import check_kept_outside, check_not_an_input, check_target, place_in
+from .corpus import check_column_options, check_kept_outside, check_not_an_input, check_target, place_in
 from .engines import engine_kind
 from .errors import UsageError
 from .index.export import EXPORT_FORMATS, export_format

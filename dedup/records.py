@@ -30,11 +30,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import __version__
 from .engines import Checkpoints, Engine, Statement
 from .errors import DedupError
 from .hashing import SCHEME
 from .sqlfiles import query, quote_identifier
+from .version import __version__
 
 # The one-line message of Ctrl-C while a run's row is written.
 RUN_NOT_FINISHED = "interrupted; the run is not recorded as finished (run it again to finish it)"
@@ -166,8 +166,7 @@ def record_change(engine: Engine, counts: str, seconds: dict[str, float]) -> Non
 def record_inputs(engine: Engine, read: Sequence[Path]) -> None:
     """Keep the files and folders a run or `dedup add` read (`run_inputs`), for the commands that
     later write files beside the database: an export must not replace an input (check_not_run_input)."""
-    from .corpus.folders import path_id
-    from .corpus.lines import STDIN
+    from .corpus import STDIN, path_id
 
     engine.execute(query("run_inputs_create", dialect=engine.dialect))
     # resolve() raises on a link loop; a name that is not UTF-8 is kept as its \xNN text (path_id)
@@ -178,7 +177,7 @@ def record_inputs(engine: Engine, read: Sequence[Path]) -> None:
 def run_inputs(engine: Engine) -> list[Path]:
     """The files and folders the database's runs and adds read, resolved (none for a database of an
     earlier release, which has no `run_inputs`)."""
-    from .corpus.folders import id_path
+    from .corpus import id_path
 
     if not engine.has_table("run_inputs"):
         return []
@@ -190,7 +189,7 @@ def check_not_run_input(engine: Engine, output: Path, option: str) -> None:
     export written over the run's input destroys it (a database of an earlier release, without
     `run_inputs`, is not checked). The rule is the run's own (imported here: the other index
     commands, which import this module, need not load the corpus readers)."""
-    from .corpus.write import check_not_an_input
+    from .corpus import check_not_an_input
 
     read = run_inputs(engine)
     if read:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import pyarrow as pa
 
-from dedup.engines.spark.lowercase import mapping, translate_arguments
+from dedup.engines.lowercase import mapping, translate_arguments
 
 
 def test_duckdb_lower_is_the_pinned_mapping_on_every_code_point():

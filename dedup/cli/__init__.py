@@ -11,14 +11,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from .. import __version__
+from ..version import __version__
 from . import audit, evaluate, index, params, report, run
 from .common import writing_stdout
 
 try:  # typer >= 0.20 vendors click
     from typer._click.exceptions import UsageError as ClickUsageError
 except ImportError:  # pragma: no cover - older typer depends on click
-    from click.exceptions import UsageError as ClickUsageError  # type: ignore[no-redef]
+    from click.exceptions import UsageError as ClickUsageError  # type: ignore[no-redef,assignment,unused-ignore]
 from typer.core import TyperArgument, TyperGroup
 
 _typer_metavar = TyperArgument.make_metavar

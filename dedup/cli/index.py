@@ -190,7 +190,7 @@ def query(
         fail(UsageError("give exactly one of --text, --file or --id"))
     try:
         if file is not None:
-            from ..corpus.decoding import decode
+            from ..corpus import decode
 
             try:
                 text = decode(file.read_bytes())[0]
@@ -281,7 +281,7 @@ def remove(
 
     ids = list(ids or [])
     if ids_from is not None:
-        from ..corpus.lines import read_names
+        from ..corpus import read_names
 
         try:
             ids += [name for name in read_names(ids_from, "--ids-from") if name]  # an empty line names no id

@@ -1,4 +1,69 @@
 """The corpus as files: reading inputs into a table of documents (read.py, with a reader per kind
 of input: folders.py, lines.py, tables.py and columns.py; decoding.py for bytes as text,
 collected.py for what was read and skipped), and writing the input back without the dropped
-duplicates, in its own form (write.py)."""
+duplicates, in its own form (write.py).
+
+The rest of dedup enters through the names below, never a submodule (an import-linter contract
+in pyproject.toml, run by tests/test_lint.py)."""
+
+from .collected import duplicate_id
+from .columns import nan_ids
+from .csv_check import check_csv
+from .decoding import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF8_BOM, UTF16_BOMS, UTF16_SKIPPED, decode
+from .folders import HIDDEN_FILE, HIDDEN_FOLDER, id_path, path_id, walk_folder
+from .lines import STDIN, mac_lines_note, read_names, read_once, refuse_binary_lines
+from .read import Read, check_distinct_inputs, read_by_python, read_documents, read_inputs
+from .spool import digest_tables
+from .stamp import FileStamp, stamp_input
+from .tables import (
+    COMPRESSED,
+    check_column_options,
+    check_dataset,
+    check_json_lines,
+    csv_delimiter,
+    list_dataset,
+    table_format,
+)
+from .write import check_kept_outside, check_not_an_input, check_target, place_in, write_deduplicated_input
+
+__all__ = [
+    "BINARY_SKIPPED",
+    "BINARY_SNIFF_BYTES",
+    "COMPRESSED",
+    "HIDDEN_FILE",
+    "HIDDEN_FOLDER",
+    "STDIN",
+    "UTF8_BOM",
+    "UTF16_BOMS",
+    "UTF16_SKIPPED",
+    "FileStamp",
+    "Read",
+    "check_column_options",
+    "check_csv",
+    "check_dataset",
+    "check_distinct_inputs",
+    "check_json_lines",
+    "check_kept_outside",
+    "check_not_an_input",
+    "check_target",
+    "csv_delimiter",
+    "decode",
+    "digest_tables",
+    "duplicate_id",
+    "id_path",
+    "list_dataset",
+    "mac_lines_note",
+    "nan_ids",
+    "path_id",
+    "place_in",
+    "read_by_python",
+    "read_documents",
+    "read_inputs",
+    "read_names",
+    "read_once",
+    "refuse_binary_lines",
+    "stamp_input",
+    "table_format",
+    "walk_folder",
+    "write_deduplicated_input",
+]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..choices import Keep, Resolve
-from ..corpus.read import read_documents, read_inputs
+from ..corpus import read_documents, read_inputs
 from ..engines import Engine, open_engine
 from ..errors import DedupError, UsageError
 from ..hashing import SCHEME
@@ -159,7 +159,7 @@ def _named_as_indexed(engine: Engine, inputs: tuple[Path, ...], raw: pa.Table) -
     corpus/a.txt` after `dedup run corpus/` read a.txt as the id `corpus/a.txt` and indexed it a
     second time beside `a.txt`. A file's id becomes its path relative to such a folder when the
     index holds that id (it is the same document: the usual "already indexed, --replace" follows)."""
-    from ..corpus.folders import path_id
+    from ..corpus import path_id
     from ..records import run_inputs
 
     folders = [folder for folder in run_inputs(engine) if folder.is_dir()]

@@ -6,7 +6,6 @@ SparkSession, with the stage tables as Parquet under a work folder.
 - read.py: a run's inputs read by Spark's own readers where the data is (nothing funnels through
   the driver), as `raw_documents` and `raw_skipped`;
 - markers.py: the finished stages of a work folder (Spark's bookkeeping; DuckDB's is dedup.records);
-- lowercase.py: DuckDB's lower() as data, applied by the Spark stages (Spark's lower() differs).
 
 Nothing here imports pyspark at import time: a DuckDB run never loads it.
 """

@@ -19,13 +19,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...corpus.columns import nan_ids
-from ...corpus.csv_check import check_csv
-from ...corpus.decoding import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF8_BOM, UTF16_BOMS, UTF16_SKIPPED
-from ...corpus.folders import HIDDEN_FILE, HIDDEN_FOLDER, path_id, walk_folder
-from ...corpus.lines import STDIN, mac_lines_note, read_once, refuse_binary_lines
-from ...corpus.read import check_distinct_inputs
-from ...corpus.tables import COMPRESSED, check_dataset, check_json_lines, csv_delimiter, list_dataset, table_format
+from ...corpus import (
+    BINARY_SKIPPED,
+    BINARY_SNIFF_BYTES,
+    COMPRESSED,
+    HIDDEN_FILE,
+    HIDDEN_FOLDER,
+    STDIN,
+    UTF8_BOM,
+    UTF16_BOMS,
+    UTF16_SKIPPED,
+    check_csv,
+    check_dataset,
+    check_distinct_inputs,
+    check_json_lines,
+    csv_delimiter,
+    list_dataset,
+    mac_lines_note,
+    nan_ids,
+    path_id,
+    read_once,
+    refuse_binary_lines,
+    table_format,
+    walk_folder,
+)
 from ...errors import InputError, UsageError
 from ...keep_by import KeepBy
 from ...names import is_utf8

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ...sqlfiles import sql_dir
+from ..sqlfiles import sql_dir
 
 
 @cache
