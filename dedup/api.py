@@ -53,6 +53,7 @@ def run(
     keep_by: str | None = None,
     write_deduplicated: str | Path | None = None,
     exports: Mapping[str, str | Path] | None = None,
+    audit: int | None = None,
     engine: str = "duckdb",
     spark: Any = None,
     work_dir: str | Path | None = None,
@@ -66,6 +67,9 @@ def run(
     clusters (survivors by `keep`, default first); `write_deduplicated` writes the input minus the
     dropped duplicates; `exports` maps what `dedup export` writes (pairs, clusters, duplicates,
     survivors, adjacency) to a file each (.csv, .parquet, .jsonl, .json), as `--export WHAT=FILE`.
+    `keep_by` prefers survivors by a column of a table input (as `--keep-by`); `audit` measures
+    recall on that many sampled documents at the end (as `--audit`), recorded in `db`'s runs
+    table (`Index(db).audit()` measures it again and returns it).
 
     `inputs` are paths (a folder, a text file, a table, or a list of them) read as `dedup run`
     reads them; `documents` are documents in memory: a list of strings (ids 1, 2, ...), a list of

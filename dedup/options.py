@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from .corpus import check_column_options, check_kept_outside, check_not_an_input, check_target, place_in
+from .corpus import check_column_options, check_target
 from .engines import engine_kind
 from .errors import UsageError
 from .index.export import EXPORT_FORMATS, export_format
 from .names import check_not_a_loop
-from .output import check_targets, check_writable
+from .output import check_kept_outside, check_not_an_input, check_outside_work_dir, check_targets, check_writable
 from .settings import Settings
 
 
@@ -56,7 +56,7 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
     if work_dir is not None:
         check_not_an_input(settings.files_read, work_dir, "--work-dir")
         for option, path in targets:
-            _check_outside_work_dir(work_dir, path, option)
+            check_outside_work_dir(work_dir, path, option)
     check_targets(targets, settings.db)
     if settings.write_deduplicated is not None:
         check_target(settings, settings.write_deduplicated)
@@ -80,12 +80,3 @@ def _local_folder(work_dir: str | None) -> Path | None:
     if work_dir.startswith("file:"):
         return Path(urlparse(work_dir).path)
     return Path(work_dir) if ":" not in work_dir else None
-
-
-def _check_outside_work_dir(work_dir: Path, path: Path, option: str) -> None:
-    """Refuse an output in Spark's work folder: it holds the stage tables (Spark's database), and a
-    file written among them is read by the next run as a part of a table, which it cannot read."""
-    if place_in(path, work_dir) is not None:
-        raise UsageError(
-            f"{option} {path} is inside --work-dir {work_dir}, which holds the run's stage tables: write it elsewhere"
-        )

@@ -6,14 +6,13 @@ import hashlib
 import io
 import json
 import os
-import re
 import shutil
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
-from typing import TextIO, TypeAlias
+from typing import Literal, TextIO, TypeAlias
 
 import pyarrow as pa
 
@@ -102,6 +101,83 @@ def check_targets(targets: Iterable[tuple[str, Path]], db: Path | None = None) -
         for other_option, other in targets[:number]:
             if same_place(path, other):
                 raise UsageError(f"{other_option} and {option} both name {path}: give each output its own file")
+
+
+def check_new_target(path: Path, option: str, inputs: Iterable[Path]) -> None:
+    """Refuse a file or folder that a run creates whole (--write-deduplicated): it must be a new
+    name, not a link, in a folder that exists and can be written, and not an input or inside one."""
+    check_name_length(path, f"{option} {path.name}")
+    if path.is_symlink():
+        raise UsageError(f"{path} is a symlink; {option} writes a new file or folder, not through a link")
+    if any(str(source) != "-" and path.resolve() == source.resolve() for source in inputs):
+        raise UsageError(f"{option} must not overwrite the input")
+    if path.exists():
+        raise UsageError(f"{path} exists already; {option} writes a new file or folder")
+    if not path.parent.is_dir():
+        raise UsageError(f"folder of the output does not exist: {path.parent}")
+    check_folder_writable(path.parent, f"{option} {path}")
+    check_not_an_input(inputs, path, option)
+
+
+def _input_at(inputs: Iterable[Path], path: Path) -> tuple[Path, bool] | None:
+    """The input that `path` is, or lies below (a folder), and whether it lies below; None if neither."""
+    for source in inputs:
+        if str(source) == "-" or not source.exists():  # standard input
+            continue
+        at = place_in(path, source)
+        if at == "is" or (at == "below" and source.is_dir()):
+            return source, at == "below"
+    return None
+
+
+def place_in(path: Path, folder: Path) -> Literal["is", "below"] | None:
+    """Whether `path` "is" `folder` or lies "below" it, both resolved (links followed); None if neither."""
+    resolved, root = path.resolve(), folder.resolve()
+    if resolved == root:
+        return "is"
+    return "below" if root in resolved.parents else None
+
+
+def check_not_an_input(inputs: Iterable[Path], target: Path, option: str) -> None:
+    """Refuse a file the run writes (--output, --export) that is one it reads: an input file, or a
+    file below an input folder; the run would read it, then replace it with its result. A new file
+    below an input folder is refused too: the next run of the same command would read it as a
+    document (and then refuse it as an input)."""
+    found = _input_at(inputs, target)
+    if found is None:
+        return
+    source, inside = found
+    if target.exists():
+        raise UsageError(f"{option} {target} would overwrite the input {source}: write it elsewhere")
+    if inside:
+        raise UsageError(
+            f"{option} {target} is inside the input folder {source}: the next run would read it as a document; "
+            "write it elsewhere"
+        )
+
+
+def check_kept_outside(inputs: Iterable[Path], path: Path, option: str) -> None:
+    """Refuse --db or --temp-dir inside an input folder: every later run would list the database
+    (or the spill files) among its inputs, a binary file skipped, so the inputs never match a run
+    before (no run resumes) and --write-deduplicated sees its input change during the run."""
+    found = _input_at(inputs, path)
+    if found is None or not found[0].is_dir():
+        return
+    source, inside = found
+    where = "is inside the input folder" if inside else "is the input folder"
+    raise UsageError(
+        f"{option} {path} {where} {source}: every run would list it among the inputs, so none could resume; "
+        "keep it elsewhere"
+    )
+
+
+def check_outside_work_dir(work_dir: Path, path: Path, option: str) -> None:
+    """Refuse an output in Spark's work folder: it holds the stage tables (Spark's database), and a
+    file written among them is read by the next run as a part of a table, which it cannot read."""
+    if place_in(path, work_dir) is not None:
+        raise UsageError(
+            f"{option} {path} is inside --work-dir {work_dir}, which holds the run's stage tables: write it elsewhere"
+        )
 
 
 @contextmanager
@@ -252,7 +328,7 @@ def write_csv(table: pa.Table | pa.RecordBatch, stream: TextIO, header: bool = T
         writer.writerow(table.column_names)
     columns = _columns(table)
     for index, kind in enumerate(table.schema.types):
-        if pa.types.is_nested(kind) or _is_bytes(kind):
+        if pa.types.is_nested(kind) or is_bytes_type(kind):
             columns[index] = [_csv_cell(value) for value in columns[index]]
     rows = (["" if value is None else value for value in row] for row in zip(*columns, strict=True))
     if not any(_holds_cr(column) for column in columns):
@@ -290,11 +366,11 @@ def _csv_cell(value: object) -> object:
 def write_jsonl(table: pa.Table | pa.RecordBatch, stream: TextIO) -> None:
     names = table.column_names
     if not any(_holds_decimals(kind) for kind in table.schema.types):
-        for row in _rows(table):
+        for row in python_rows(table):
             stream.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False, default=_json_value) + "\n")
         return
     keys = [json.dumps(name, ensure_ascii=False) for name in names]
-    for row in _rows(table):
+    for row in python_rows(table):
         stream.write(
             "{" + ", ".join(f"{key}: {json_text(value)}" for key, value in zip(keys, row, strict=True)) + "}\n"
         )
@@ -328,98 +404,7 @@ def _json_value(value: object) -> object:
     return str(value)
 
 
-def write_text_table(table: pa.Table, stream: TextIO, digits: int = 6, max_width: int | None = None) -> None:
-    """An aligned plain-text table; floats rounded for reading (files keep every digit). A table
-    wider than `max_width` characters is written one record at a time (`column  value` lines)."""
-    TextTable(stream, table.schema, digits, max_width).write(table)
-
-
-class TextTable:
-    """An aligned plain-text table written batch by batch: the column widths are those of the first
-    batch (and the names), so a result of any size streams in bounded memory."""
-
-    def __init__(self, stream: TextIO, schema: pa.Schema, digits: int = 6, max_width: int | None = None) -> None:
-        self.stream = stream
-        self.names = schema.names
-        self.numeric = [pa.types.is_floating(t) or pa.types.is_integer(t) for t in schema.types]
-        self.digits = digits
-        self.max_width = max_width
-        self.widths: list[int] | None = None
-        self.vertical = False
-        self.records = 0
-
-    def write(self, table: pa.Table | pa.RecordBatch) -> None:
-        cells = [[_cell(value, self.digits) for value in row] for row in _rows(table)]
-        if self.widths is None:
-            last = len(self.names) - 1  # not padded: its rows end where their values do
-            self.widths = [
-                max([len(name)] + [len(row[i]) if i == last else min(len(row[i]), WIDEST_COLUMN) for row in cells])
-                for i, name in enumerate(self.names)
-            ]
-            width = sum(self.widths) + 2 * (len(self.widths) - 1)
-            self.vertical = self.max_width is not None and width > self.max_width
-            if not self.vertical:
-                self.stream.write(self._line(self.names) + "\n")
-                self.stream.write(self._line(["-" * w for w in self.widths]) + "\n")
-        for row in cells:
-            if self.vertical:
-                self._record(row)
-            else:
-                self.stream.write(self._line(row) + "\n")
-
-    def _line(self, values: list[str]) -> str:
-        assert self.widths is not None
-        return "  ".join(
-            v.rjust(w) if n else v.ljust(w) for v, w, n in zip(values, self.widths, self.numeric, strict=True)
-        ).rstrip()
-
-    def _record(self, row: list[str]) -> None:
-        self.records += 1
-        label = max(len(name) for name in self.names)
-        self.stream.write(f"-[ record {self.records} ]" + "-" * 20 + "\n")
-        for name, value in zip(self.names, row, strict=True):
-            self.stream.write(f"{name.ljust(label)}  {value}".rstrip() + "\n")
-
-
-# Control characters (C0, DEL, C1): written raw they are commands to the terminal (an id holding
-# ESC ] 0 ; ... BEL retitled the window), so a table shows them escaped, as Python's repr does.
-# So are the invisible format characters that change what a reader sees: bidi embeddings,
-# overrides and isolates (U+202A-U+202E, U+2066-U+2069: an id shown reversed), the marks U+200E,
-# U+200F, U+061C, and the zero-width U+200B-U+200D, U+2060, U+FEFF (two ids that look the same).
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
-SHOWN = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def printable(text: str) -> str:
-    """`text` with every control character escaped (\\n, \\t, \\x1b): safe to print on a terminal."""
-    return CONTROL.sub(lambda match: SHOWN.get(match.group(), _escape(match.group())), text)
-
-
-def _escape(character: str) -> str:
-    code = ord(character)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-# A column is padded to at most this many characters: one long id (a deep path) widened every row
-# of `clusters` and `query`; a longer value overflows its own row only.
-WIDEST_COLUMN = 40
-
-
-# A float at least this large is shown in scientific notation: 1e300 was written as 301 digits.
-SCIENTIFIC = 1e15
-
-
-def _cell(value: object, digits: int) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.{digits}g}" if abs(value) >= SCIENTIFIC else f"{value:.{digits}f}"
-    if isinstance(value, (bytes, bytearray)):  # as DuckDB shows a BLOB: ab\x00, not b'ab\x00'
-        return "".join(chr(b) if 32 <= b < 127 and b != 92 else f"\\x{b:02X}" for b in value)
-    return printable(str(value))
-
-
-def _rows(table: pa.Table | pa.RecordBatch) -> list[tuple[object, ...]]:
+def python_rows(table: pa.Table | pa.RecordBatch) -> list[tuple[object, ...]]:
     return list(zip(*_columns(table), strict=True))
 
 
@@ -452,7 +437,7 @@ def _values(column: pa.Array | pa.ChunkedArray, name: str) -> list[object]:
     return texts
 
 
-def _is_bytes(kind: pa.DataType) -> bool:
+def is_bytes_type(kind: pa.DataType) -> bool:
     return (
         pa.types.is_binary(kind)
         or pa.types.is_large_binary(kind)

@@ -189,7 +189,7 @@ def check_not_run_input(engine: Engine, output: Path, option: str) -> None:
     export written over the run's input destroys it (a database of an earlier release, without
     `run_inputs`, is not checked). The rule is the run's own (imported here: the other index
     commands, which import this module, need not load the corpus readers)."""
-    from .corpus import check_not_an_input
+    from .output import check_not_an_input
 
     read = run_inputs(engine)
     if read:

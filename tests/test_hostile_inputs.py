@@ -121,7 +121,7 @@ def test_table_columns_are_padded_to_at_most_40_characters() -> None:
 
     import pyarrow as pa
 
-    from dedup.output import write_text_table
+    from dedup.cli.table import write_text_table
 
     stream = io.StringIO()
     write_text_table(pa.table({"id": ["a", "b" * 200], "jaccard": [0.9, 0.8]}), stream)

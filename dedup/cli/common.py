@@ -137,7 +137,8 @@ def print_table(
 ) -> None:
     """Rows (a table, or a reader streamed batch by batch) on stdout in the format asked for; a
     table wider than max_width characters one record at a time."""
-    from ..output import TextTable, batches, write_text_rows
+    from ..output import batches, write_text_rows
+    from .table import TextTable
 
     with writing_stdout():
         if output_format != TableFormat.table:

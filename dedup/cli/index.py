@@ -144,7 +144,7 @@ def buckets(
     """
     from ..index.buckets import bucket_sizes, largest_buckets
     from ..index.documents import open_index
-    from ..output import write_text_table
+    from .table import write_text_table
 
     try:
         with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:

@@ -24,7 +24,7 @@ from .tables import (
     list_dataset,
     table_format,
 )
-from .write import check_kept_outside, check_not_an_input, check_target, place_in, write_deduplicated_input
+from .write import check_target, write_deduplicated_input
 
 __all__ = [
     "BINARY_SKIPPED",
@@ -43,8 +43,6 @@ __all__ = [
     "check_dataset",
     "check_distinct_inputs",
     "check_json_lines",
-    "check_kept_outside",
-    "check_not_an_input",
     "check_target",
     "csv_delimiter",
     "decode",
@@ -55,7 +53,6 @@ __all__ = [
     "mac_lines_note",
     "nan_ids",
     "path_id",
-    "place_in",
     "read_by_python",
     "read_documents",
     "read_inputs",

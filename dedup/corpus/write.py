@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal
 
 import pyarrow as pa
 
 from ..errors import InputError, UsageError
-from ..names import check_name_length
-from ..output import FORMATS, check_folder_writable, format_for, replacing, write_rows
+from ..output import FORMATS, check_new_target, format_for, replacing, write_rows
 from ..settings import Settings
 from .columns import csv_cells_as_text, decoded_cells, decoded_column, id_strings
 from .decoding import UTF8_BOM
@@ -23,7 +20,8 @@ from .tables import is_table, load_table, table_format
 
 
 def check_target(settings: Settings, out: Path) -> None:
-    """Refuse a target that cannot be written before any work is done."""
+    """Refuse, before any work is done, a copy of an input that cannot be made (one input, a file
+    or folder that can be read again; a table copied as a table), or a target it cannot be written to."""
     if len(settings.inputs) != 1:
         raise UsageError("--write-deduplicated takes exactly one input (a folder, a --lines file or a table)")
     source = settings.inputs[0]
@@ -34,71 +32,9 @@ def check_target(settings: Settings, out: Path) -> None:
             f"--write-deduplicated writes a copy of a file or folder, not of the named pipe {source}: "
             "write its content to a file and give that"
         )
-    check_name_length(out, f"--write-deduplicated {out.name}")
-    if out.is_symlink():
-        raise UsageError(f"{out} is a symlink; --write-deduplicated writes a new file or folder, not through a link")
-    if out.resolve() == source.resolve():
-        raise UsageError("--write-deduplicated must not overwrite the input")
-    if out.exists():
-        raise UsageError(f"{out} exists already; --write-deduplicated writes a new file or folder")
-    if not out.parent.is_dir():
-        raise UsageError(f"folder of the output does not exist: {out.parent}")
-    check_folder_writable(out.parent, f"--write-deduplicated {out}")
-    check_not_an_input(settings.inputs, out, "--write-deduplicated")
+    check_new_target(out, "--write-deduplicated", settings.inputs)
     if is_table(source, settings.lines) and out.suffix.lower() not in FORMATS:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
-
-
-def _input_at(inputs: Iterable[Path], path: Path) -> tuple[Path, bool] | None:
-    """The input that `path` is, or lies below (a folder), and whether it lies below; None if neither."""
-    for source in inputs:
-        if source == STDIN or not source.exists():
-            continue
-        at = place_in(path, source)
-        if at == "is" or (at == "below" and source.is_dir()):
-            return source, at == "below"
-    return None
-
-
-def place_in(path: Path, folder: Path) -> Literal["is", "below"] | None:
-    """Whether `path` "is" `folder` or lies "below" it, both resolved (links followed); None if neither."""
-    resolved, root = path.resolve(), folder.resolve()
-    if resolved == root:
-        return "is"
-    return "below" if root in resolved.parents else None
-
-
-def check_not_an_input(inputs: Iterable[Path], target: Path, option: str) -> None:
-    """Refuse a file the run writes (--output, --export) that is one it reads: an input file, or a
-    file below an input folder; the run would read it, then replace it with its result. A new file
-    below an input folder is refused too: the next run of the same command would read it as a
-    document (and then refuse it as an input)."""
-    found = _input_at(inputs, target)
-    if found is None:
-        return
-    source, inside = found
-    if target.exists():
-        raise UsageError(f"{option} {target} would overwrite the input {source}: write it elsewhere")
-    if inside:
-        raise UsageError(
-            f"{option} {target} is inside the input folder {source}: the next run would read it as a document; "
-            "write it elsewhere"
-        )
-
-
-def check_kept_outside(inputs: Iterable[Path], path: Path, option: str) -> None:
-    """Refuse --db or --temp-dir inside an input folder: every later run would list the database
-    (or the spill files) among its inputs, a binary file skipped, so the inputs never match a run
-    before (no run resumes) and --write-deduplicated sees its input change during the run."""
-    found = _input_at(inputs, path)
-    if found is None or not found[0].is_dir():
-        return
-    source, inside = found
-    where = "is inside the input folder" if inside else "is the input folder"
-    raise UsageError(
-        f"{option} {path} {where} {source}: every run would list it among the inputs, so none could resume; "
-        "keep it elsewhere"
-    )
 
 
 def _as_text(rows: pa.Table, source: Path, text_column: str) -> pa.Table:
