@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from .errors import UsageError
+from .formats import Format
 
 Choice = TypeVar("Choice", bound=StrEnum)
 
@@ -68,7 +69,7 @@ class AuditFormat(StrEnum):
     """How `dedup audit` prints what it measured."""
 
     table = "table"  # lines to read, then the missed pairs as a table
-    json = "json"  # one JSON object (dedup.index.audit.Audit.as_dict)
+    json = Format.json  # one JSON object (dedup.index.audit.Audit.as_dict)
 
 
 class EngineName(StrEnum):
@@ -82,8 +83,8 @@ class TableFormat(StrEnum):
     """How a table is printed to stdout."""
 
     table = "table"
-    csv = "csv"
-    jsonl = "jsonl"
+    csv = Format.csv
+    jsonl = Format.jsonl
 
 
 def values(choices: type[StrEnum]) -> tuple[str, ...]:

@@ -11,7 +11,8 @@ from urllib.parse import urlparse
 from .corpus import check_column_options, check_target
 from .engines import engine_kind
 from .errors import UsageError
-from .index.export import EXPORT_FORMATS, export_format
+from .formats import EXPORT_FORMATS
+from .index.export import export_format
 from .names import check_not_a_loop
 from .output import check_kept_outside, check_not_an_input, check_outside_work_dir, check_targets, check_writable
 from .settings import Settings

@@ -17,12 +17,11 @@ from typing import Literal, TextIO, TypeAlias
 import pyarrow as pa
 
 from .errors import DedupError, UsageError, first_line
+from .formats import OUTPUT_FORMATS, Format
 from .names import NAME_MAX, check_name_length, check_not_a_loop
 
-FORMATS = {".csv": "csv", ".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
-
-def format_for(path: Path, formats: Mapping[str, str] = FORMATS, kind: str = "output") -> str:
+def format_for(path: Path, formats: Mapping[str, str] = OUTPUT_FORMATS, kind: str = "output") -> str:
     """The format named by a file's extension in `formats`; a usage error for any other extension."""
     try:
         return formats[path.suffix.lower()]
@@ -31,7 +30,7 @@ def format_for(path: Path, formats: Mapping[str, str] = FORMATS, kind: str = "ou
         raise UsageError(f"cannot tell the {kind} format of {path}: use one of {known}") from None
 
 
-def check_writable(path: Path, formats: Mapping[str, str] = FORMATS, kind: str = "output") -> str:
+def check_writable(path: Path, formats: Mapping[str, str] = OUTPUT_FORMATS, kind: str = "output") -> str:
     """The file's format, once its extension is known, its folder exists and it is not a folder."""
     format_name = format_for(path, formats, kind)
     check_file_target(path, kind)
@@ -238,11 +237,11 @@ def write_rows(rows: Rows, path: Path, kind: str | None = None) -> None:
     named (no temporary file): parquet, csv or jsonl."""
     kind = kind or format_for(path)
     with written(path):
-        if kind == "parquet":
+        if kind == Format.parquet:
             with pa.OSFile(os.fsencode(path), "wb") as sink:  # by its bytes: a name that is not UTF-8 too
                 _write_parquet(rows, sink)
         else:
-            with path.open("w", encoding="utf-8", newline="" if kind == "csv" else "\n") as stream:
+            with path.open("w", encoding="utf-8", newline="" if kind == Format.csv else "\n") as stream:
                 write_text_rows(rows, stream, kind)
 
 
@@ -251,12 +250,12 @@ def write_text_rows(rows: Rows, stream: TextIO, kind: str) -> None:
     at a time: a file (write_rows) or stdout (the CLI's --format)."""
     header = True
     for batch in batches(rows):
-        if kind == "csv":
+        if kind == Format.csv:
             write_csv(batch, stream, header=header)
         else:
             write_jsonl(batch, stream)
         header = False
-    if header and kind == "csv":
+    if header and kind == Format.csv:
         write_csv(rows.schema.empty_table(), stream)
 
 

@@ -10,12 +10,6 @@ import pyarrow as pa
 from ..errors import InputError
 from .collected import Corpus, Skipped
 
-# Which columns of a table may hold cells that are not UTF-8, read as Latin-1 as a text file is:
-# every cell of a CSV (it has no declared encoding: Latin-1 and cp1252 exports are common); the
-# texts of a Parquet file (strings are UTF-8 by its spec, but a writer may not check). JSON is
-# UTF-8 by definition (RFC 8259), and Spark's reader cannot give its bytes back: an error.
-LATIN1_CELLS = {"csv": ("text", "id"), "tsv": ("text", "id"), "parquet": ("text",)}
-
 
 def read_arrow(
     corpus: Corpus,

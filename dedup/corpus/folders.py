@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..formats import SUFFIX, Format
 from ..names import escaped, unescaped
 from .collected import Corpus, Skipped
 from .decoding import (
@@ -113,7 +114,7 @@ MANY_LINES = 10  # a file given alone with this many lines was probably meant as
 def note_many_lines(corpus: Corpus, path: Path) -> None:
     if not corpus.ids or corpus.ids[-1] != path_id(path):
         return  # skipped (binary, unreadable): the summary lists it already
-    if path.suffix.lower() == ".json":  # JSON lines are often named .json (Hugging Face datasets)
+    if path.suffix.lower() == SUFFIX[Format.json]:  # JSON lines are often named .json (Hugging Face datasets)
         corpus.notes.append(
             f"1 document from {path}, read as text: name a JSON lines file .jsonl to read it as a table "
             "(a JSON array first through jq -c '.[]')"

@@ -2,7 +2,7 @@
 by extension): which file is a table, its rows read in parts, and the checks that make both
 engines read a table alike.
 
-To add an input format: its extension in TABLE_FORMATS, its parts in table_parts (and whole in
+To add an input format: its Spec in dedup.formats, its parts in table_parts (and whole in
 load_table, for --write-deduplicated), and Spark's reader of it in dedup.engines.spark.read."""
 
 from __future__ import annotations
@@ -16,18 +16,25 @@ from typing import NamedTuple
 import pyarrow as pa
 
 from ..errors import InputError, UsageError, first_line
+from ..formats import (
+    COMPRESSED,
+    PARQUET,
+    SUFFIX,
+    TABLE_FORMATS,
+    Format,
+    compressible,
+    is_delimited,
+    latin1_cells,
+    separator,
+)
 from ..names import is_utf8
 from .collected import ARROW_BATCH_ROWS, Corpus, Skipped
-from .columns import LATIN1_CELLS, read_arrow
+from .columns import read_arrow
 from .decoding import BINARY_SNIFF_BYTES, refuse_utf16
 from .folders import FOLDER_LINK, path_id
 from .lines import STDIN
 from .spool import SPOOL_BYTES
 from .walk import files_below, walk
-
-# A table's format by its extension; csv, tsv and jsonl may be gzip-compressed (`.csv.gz`).
-TABLE_FORMATS = {".parquet": "parquet", ".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
-COMPRESSED = (".gz",)
 
 
 def table_format(path: Path) -> str | None:
@@ -36,13 +43,13 @@ def table_format(path: Path) -> str | None:
     if path == STDIN:
         return None
     if path.is_dir():
-        if path.suffix.lower() == ".parquet":
-            return "parquet"
-        return "parquet" if _only_parquet(path) else None
+        if path.suffix.lower() == SUFFIX[PARQUET]:
+            return PARQUET
+        return PARQUET if _only_parquet(path) else None
     suffixes = [suffix.lower() for suffix in path.suffixes[-2:]]
     if suffixes and suffixes[-1] in COMPRESSED:
         kind = TABLE_FORMATS.get(suffixes[0]) if len(suffixes) == 2 else None
-        return kind if kind != "parquet" else None
+        return kind if compressible(kind) else None
     return TABLE_FORMATS.get(path.suffix.lower())
 
 
@@ -54,7 +61,7 @@ def _only_parquet(folder: Path) -> bool:
     for path in files_below(folder):
         if path.name.startswith((".", "_")) or not path.is_file():
             continue
-        if path.suffix.lower() != ".parquet":
+        if path.suffix.lower() != SUFFIX[PARQUET]:
             return False
         found = True
     return found
@@ -78,7 +85,7 @@ def check_column_options(
     if delimiter is not None:
         if len(delimiter) != 1:
             raise UsageError(f"--delimiter must be one character (\\t for a tab), got {delimiter!r}")
-        if not any(table_format(path) in ("csv", "tsv") and not lines for path in inputs):
+        if not any(is_delimited(table_format(path)) and not lines for path in inputs):
             raise UsageError("--delimiter applies to .csv and .tsv tables; no input is one")
     given = [name for name, value in (("--id-column", id_column), ("--text-column", text_column)) if value is not None]
     if given and not any(is_table(path, lines) for path in inputs):
@@ -101,9 +108,9 @@ def read_table(
     if dataset is not None:
         corpus.skipped += dataset.skipped()
         check_dataset(path, dataset.files, text_column, id_column)
-    kind = "parquet" if dataset is not None else table_format(path)  # a folder that is a table is a dataset
-    latin1 = LATIN1_CELLS.get(kind or "", ())
-    if kind == "jsonl":
+    kind = PARQUET if dataset is not None else table_format(path)  # a folder that is a table is a dataset
+    latin1 = latin1_cells(kind)
+    if kind == Format.jsonl:
         _read_json_lines(corpus, path, id_column, text_column, prefix)
         return
     rows = 0  # a table without an id column numbers its rows from 1 across its parts
@@ -192,18 +199,18 @@ PART_ROWS = 65_536
 
 
 def csv_delimiter(kind: str | None, given: str | None) -> str:
-    """A CSV/TSV's field separator: --delimiter, else a comma, a tab for .tsv (both engines)."""
-    return given or ("\t" if kind == "tsv" else ",")
+    """A CSV/TSV's field separator: --delimiter, else its format's (dedup.formats; both engines)."""
+    return separator(kind, given)
 
 
-def table_parts(path: Path, delimiter: str | None = None, dataset: DatasetListing | None = None) -> Iterator[pa.Table]:
+def table_parts(path: Path, separator: str | None = None, dataset: DatasetListing | None = None) -> Iterator[pa.Table]:
     """A table's rows in parts: a CSV or TSV, a JSON lines file, a Parquet dataset folder (the files
     of `dataset` when the caller listed it) or file."""
-    kind = "parquet" if dataset is not None else table_format(path)
+    kind = PARQUET if dataset is not None else table_format(path)
     try:
-        if kind in ("csv", "tsv"):
-            yield from _csv_parts(path, csv_delimiter(kind, delimiter))
-        elif kind == "jsonl":
+        if is_delimited(kind):
+            yield from _csv_parts(path, csv_delimiter(kind, separator))
+        elif kind == Format.jsonl:
             yield from _json_parts(path)
         elif path.is_dir():
             yield from _dataset_parts(path, (dataset or list_dataset(path)).files)
@@ -274,7 +281,7 @@ def _open_dataset(root: Path, files: list[str]) -> pa.dataset.Dataset:
     import pyarrow.dataset as ds
 
     partitioning = ds.HivePartitioning.discover(infer_dictionary=True)
-    return ds.dataset(files, format="parquet", partitioning=partitioning, partition_base_dir=str(root))
+    return ds.dataset(files, format=PARQUET.value, partitioning=partitioning, partition_base_dir=str(root))
 
 
 NOT_UTF8_PART = "not read: a Parquet dataset part whose path is not UTF-8 (neither engine can open it)"
@@ -297,7 +304,7 @@ def list_dataset(root: Path) -> DatasetListing:
         for name in others:
             path = top / name
             if hidden or name.startswith((".", "_")):
-                if path.suffix == ".parquet" and path.is_file():
+                if path.suffix == SUFFIX[PARQUET] and path.is_file():
                     left_out.append((path, "not read: a Parquet dataset leaves out names starting with . or _"))
             elif not path.exists():
                 left_out.append((path, "broken symlink"))
@@ -386,14 +393,14 @@ def _check_json_ids(table: pa.Table, path: Path, id_name: str) -> None:
 def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
     kind = table_format(path)
     try:
-        if kind == "parquet":  # a file, or a folder of files (a dataset), read in path order
+        if kind == PARQUET:  # a file, or a folder of files (a dataset), read in path order
             import pyarrow.parquet as pq
 
             if path.is_file():  # without pyarrow.dataset, which read_table imports (~0.1 s)
                 with arrow_file(path) as source, pq.ParquetFile(source) as parquet:
                     return parquet.read()
             return _open_dataset(path, list_dataset(path).files).to_table()
-        if kind in ("csv", "tsv"):  # its cells as bytes (csv_cells_as_text)
+        if is_delimited(kind):  # its cells as bytes (csv_cells_as_text)
             return pa.concat_tables(list(table_parts(path, delimiter)))
         return _load_json(path)
     except (pa.ArrowInvalid, OSError) as error:

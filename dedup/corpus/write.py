@@ -9,7 +9,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import InputError, UsageError
-from ..output import FORMATS, check_new_target, format_for, replacing, write_rows
+from ..formats import OUTPUT_FORMATS, PARQUET, is_delimited
+from ..output import check_new_target, format_for, replacing, write_rows
 from ..settings import Settings
 from .columns import csv_cells_as_text, decoded_cells, decoded_column, id_strings
 from .decoding import UTF8_BOM
@@ -33,7 +34,7 @@ def check_target(settings: Settings, out: Path) -> None:
             "write its content to a file and give that"
         )
     check_new_target(out, "--write-deduplicated", settings.inputs)
-    if is_table(source, settings.lines) and out.suffix.lower() not in FORMATS:
+    if is_table(source, settings.lines) and out.suffix.lower() not in OUTPUT_FORMATS:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
 
 
@@ -118,7 +119,7 @@ def _write_copy(settings: Settings, out: Path, dropped: set[object]) -> None:
                 shutil.copy2(path, target, follow_symlinks=reason is None)
     elif table:
         rows = load_table(source, settings.delimiter)
-        if table_format(source) in ("csv", "tsv"):
+        if is_delimited(table_format(source)):
             rows = csv_cells_as_text(rows, source)  # as the run read them, not as bytes
         views = {pa.string_view(): pa.large_string(), pa.binary_view(): pa.large_binary()}  # pyarrow cannot filter them
         rows = rows.cast(pa.schema([field.with_type(views.get(field.type, field.type)) for field in rows.schema]))
@@ -133,7 +134,7 @@ def _write_copy(settings: Settings, out: Path, dropped: set[object]) -> None:
         else:
             mask = pa.array([number not in dropped for number in range(1, rows.num_rows + 1)])
         rows = rows.filter(mask)
-        if format_for(out) != "parquet":
+        if format_for(out, OUTPUT_FORMATS) != PARQUET:
             rows = _as_text(rows, source, settings.text_column)
         write_rows(rows, out)
     elif settings.lines:

@@ -12,11 +12,11 @@ import pyarrow as pa
 from ..choices import ExportKind, Keep, Resolve
 from ..engines import Engine
 from ..errors import UsageError
-from ..output import FORMATS, STREAM_ROWS, batches, check_writable, format_for, is_list_type, replacing, write_table
+from ..formats import EXPORT_FORMATS, Format
+from ..output import STREAM_ROWS, batches, check_writable, format_for, is_list_type, replacing, write_table
 from ..sqlfiles import query
 from .clusters import ensure_clusters
 
-EXPORT_FORMATS = {**FORMATS, ".json": "json", ".txt": "txt"}
 ID_LINES = (ExportKind.survivors,)  # the exports of one id per row, which .txt writes one per line
 
 
@@ -24,7 +24,7 @@ def export_format(path: Path, what: ExportKind | str | None = None) -> str:
     """The format of an export file by its extension; .txt only for the survivors (one id a line,
     aligned with the lines of an --ids file)."""
     kind = format_for(path, EXPORT_FORMATS, "export")
-    if kind == "txt" and what is not None and ExportKind(what) not in ID_LINES:
+    if kind == Format.txt and what is not None and ExportKind(what) not in ID_LINES:
         raise UsageError(f"a .txt export holds one id per line, for survivors; write {ExportKind(what).value} to .csv")
     return kind
 
@@ -64,19 +64,19 @@ def write_export(rows: pa.Table | pa.RecordBatchReader, path: Path, what: Export
     """The rows to `path`, streamed in batches; how many were written."""
     kind = check_writable(path, EXPORT_FORMATS, "export")
     export_format(path, what)
-    if kind == "txt":
+    if kind == Format.txt:
         with replacing(path) as target, target.open("w", encoding="utf-8", newline="\n") as stream:
             return write_id_lines(batches(rows), stream)
-    if kind == "json":
+    if kind == Format.json:
         with replacing(path) as target, target.open("w", encoding="utf-8", newline="\n") as stream:
             return write_json(batches(rows), ExportKind(what), stream)
     count = [0]
 
     def counted(batch: pa.RecordBatch) -> pa.RecordBatch:
         count[0] += batch.num_rows
-        return _lists_as_json(batch) if kind == "csv" else batch
+        return _lists_as_json(batch) if kind == Format.csv else batch
 
-    schema = _csv_schema(rows.schema) if kind == "csv" else rows.schema
+    schema = _csv_schema(rows.schema) if kind == Format.csv else rows.schema
     write_table(pa.RecordBatchReader.from_batches(schema, (counted(b) for b in batches(rows))), path)
     return count[0]
 

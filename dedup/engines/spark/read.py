@@ -44,6 +44,7 @@ from ...corpus import (
     walk_folder,
 )
 from ...errors import InputError, UsageError
+from ...formats import PARQUET, SUFFIX, Format, is_delimited
 from ...keep_by import KeepBy
 from ...names import is_utf8
 from ...settings import Settings
@@ -177,15 +178,15 @@ def _table_format(engine: Any, path: str) -> str | None:
     local = engine.local_path(path)
     if local is not None:  # listed as the DuckDB engine lists it (Spark's listing follows folder links)
         return table_format(Path(local))
-    if path.lower().rstrip("/").endswith(".parquet"):
-        return "parquet"
+    if path.lower().rstrip("/").endswith(SUFFIX[PARQUET]):
+        return PARQUET
     names = []
     files = fs.listFiles(hadoop_path, True)
     while files.hasNext():
         name = str(files.next().getPath().getName())
         if not name.startswith((".", "_")):
             names.append(name.lower())
-    return "parquet" if names and all(name.endswith(".parquet") for name in names) else None
+    return PARQUET if names and all(name.endswith(SUFFIX[PARQUET]) for name in names) else None
 
 
 def _read_input(
@@ -275,7 +276,7 @@ def _read_input(
             F.lit(None).cast("string").alias("reason"),
         )
     line_break = None
-    if table_kind in ("csv", "tsv"):  # what both engines refuse alike, checked on the driver
+    if is_delimited(table_kind):  # what both engines refuse alike, checked on the driver
         with engine.open_bytes(path) as data:
             delimiter = csv_delimiter(table_kind, settings.delimiter)
             layout = check_csv(path, data, delimiter, compressed=path.lower().endswith(COMPRESSED))
@@ -286,10 +287,10 @@ def _read_input(
                 "with dos2unix, or use --engine duckdb)"
             )
         line_break = layout.line_break
-    local = engine.local_path(path) if table_kind == "jsonl" else None
+    local = engine.local_path(path) if table_kind == Format.jsonl else None
     if local is not None:  # what the DuckDB engine refuses and Spark's reader would read, checked on the driver
         check_json_lines(Path(local), settings.id_column, settings.text_column, shown=path)
-    dataset = _local_dataset(engine, path, settings) if table_kind == "parquet" else None
+    dataset = _local_dataset(engine, path, settings) if table_kind == PARQUET else None
     if dataset is not None:
         skipped += dataset.skipped
     from pyspark.errors import AnalysisException
@@ -365,7 +366,7 @@ def _read_table(
     text_type = types[settings.text_column]
     if text_type not in ("string", "binary"):
         raise InputError(f"{path}: text column {settings.text_column!r} has type {text_type}, expected strings")
-    csv = kind in ("csv", "tsv")
+    csv = is_delimited(kind)
     id_name = settings.id_column if settings.id_column is not None else ("id" if "id" in columns else None)
     if id_name is not None:
         _check_id_values(frame, path, id_name, csv)  # NaN ids: the error DuckDB gives
@@ -390,7 +391,7 @@ def _read_table(
     key_column = [] if keep_by is None else [_keys(frame, path, keep_by, csv).alias("key")]
     text = F.col(settings.text_column)
     # A text that is not UTF-8 goes on as its bytes (content), decoded as Latin-1 as a text file is
-    # (dedup.corpus.columns.LATIN1_CELLS): a CSV's cells (read as ISO-8859-1, so encode() gives their
+    # (dedup.formats, latin1_cells): a CSV's cells (read as ISO-8859-1, so encode() gives their
     # bytes back), a Parquet binary column, or a Parquet string that is not valid UTF-8.
     if csv:
         raw = F.encode(text, "ISO-8859-1")
@@ -499,9 +500,9 @@ def _table_reader(
 
             return session.createDataFrame([], StructType())
         return session.read.option("basePath", _literal(dataset.root)).parquet(*map(_literal, dataset.files))
-    if kind == "parquet":
+    if kind == PARQUET:
         return session.read.parquet(_literal(path))
-    if kind in ("csv", "tsv"):
+    if is_delimited(kind):
         from pyspark.sql import functions as F
 
         # Every cell is the text it holds, as the DuckDB engine reads it (dedup/corpus/columns.py): no
