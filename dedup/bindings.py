@@ -1,4 +1,4 @@
-"""What a run's statements are compiled with, from its settings: the value of every parameter a
+"""What a run's statements are compiled with, from its sketch: the value of every parameter a
 stage or a query may use, and the fragments that fill the stages' `{{ name }}` marks (the
 generated column lists and the shingle definition)."""
 
@@ -8,7 +8,7 @@ from . import sqltext
 from .engines import lowercase
 from .engines.kinds import engine_kind
 from .hashing import bucket_constants, permutation_coefficients
-from .settings import Settings
+from .settings import Sketch
 from .sqlfiles import Fragments, fragment
 
 # The Spark candidates stage spreads a band bucket of more documents than this over several tasks
@@ -16,17 +16,17 @@ from .sqlfiles import Fragments, fragment
 HOT_BUCKET_ROWS = 1024
 
 
-def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, object], Fragments]:
+def bindings(sketch: Sketch, dialect: str = "duckdb") -> tuple[dict[str, object], Fragments]:
     """(parameter values, fragments) of a run's statements in `dialect`."""
-    banding = settings.banding
+    banding = sketch.banding
     values: dict[str, object] = {
-        "k": settings.shingle_size,
-        "threshold": settings.threshold,
-        "num_perm": settings.num_perm,
+        "k": sketch.shingle_size,
+        "threshold": sketch.threshold,
+        "num_perm": sketch.num_perm,
         "bands": banding.bands,
         "hot_bucket_rows": HOT_BUCKET_ROWS,
     }
-    for i, (a, b) in enumerate(permutation_coefficients(settings.seed, settings.num_perm)):
+    for i, (a, b) in enumerate(permutation_coefficients(sketch.seed, sketch.num_perm)):
         values[f"a_{i}"] = a
         values[f"b_{i}"] = b
     for j, c in enumerate(bucket_constants(banding.rows)):
@@ -34,12 +34,12 @@ def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, obj
     # DuckDB's lower() as translate() arguments, for engines whose lower() differs (sql/spark/01_documents.sql)
     values["lower_from"], values["lower_to"] = lowercase.translate_arguments()
     generated = engine_kind(dialect).generated
-    kind, k = settings.shingle_type, settings.shingle_size
+    kind, k = sketch.shingle_type, sketch.shingle_size
     fragments: Fragments = {
         # the fragments each dialect generates its own way (Spark's bigint is signed: dedup/engines/spark/sqltext.py)
-        "minhash_columns": lambda: generated.minhash_columns(settings.num_perm),
+        "minhash_columns": lambda: generated.minhash_columns(sketch.num_perm),
         "bucket_list": lambda: generated.bucket_list(banding.bands, banding.rows),
-        "equal_minhash_count": lambda: sqltext.equal_minhash_count(settings.num_perm),
+        "equal_minhash_count": lambda: sqltext.equal_minhash_count(sketch.num_perm),
         "tokens": lambda: generated.tokens(kind, "documents"),
         # DuckDB's shingles stage reads the documents in slices, one pipeline each (sql/02_shingles.sql)
         "tokens_of_slices": lambda: generated.tokens(kind, "document_slices"),
@@ -54,6 +54,6 @@ def bindings(settings: Settings, dialect: str = "duckdb") -> tuple[dict[str, obj
     return values, fragments
 
 
-def parameter_values(settings: Settings) -> dict[str, object]:
+def parameter_values(sketch: Sketch) -> dict[str, object]:
     """The value of every parameter a stage or a query of the run's options may use."""
-    return bindings(settings)[0]
+    return bindings(sketch)[0]

@@ -81,7 +81,7 @@ def execute(
     inputs = open_inputs(settings, progress, documents)
     try:
         inputs.read()  # before the database opens, where dedup reads them: their size chooses it
-        plan = compile_run(settings, settings.engine)
+        plan = compile_run(settings.sketch, settings.options(), settings.duckdb_memory_bytes, settings.engine)
         summary = Summary(
             bands=settings.banding.bands,
             rows=settings.banding.rows,

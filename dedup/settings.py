@@ -78,6 +78,26 @@ class Limits:
         return duckdb_memory_bytes(self.memory_limit)
 
 
+@dataclass(frozen=True)
+class Sketch:
+    """What defines the pairs of a run (Settings.sketch): the shingles, the signatures, the bands,
+    the method and the threshold, checked by Settings. What the stages and the index's queries
+    are compiled from."""
+
+    threshold: float
+    shingle_type: ShingleType
+    shingle_size: int
+    num_perm: int
+    seed: int
+    method: Method
+    banding: Banding
+
+    @property
+    def detection_probability(self) -> float:
+        """P(a pair at exactly the threshold becomes a candidate) with these options."""
+        return candidate_probability(self.method, self.threshold, self.banding, self.num_perm)
+
+
 STDOUT = Path("-")  # `--output -`: the pairs printed, as without --output
 
 # The options that define a run's result, recorded in its runs table (an index keeps them).
@@ -276,7 +296,14 @@ class Settings:
     @property
     def detection_probability(self) -> float:
         """P(a pair at exactly the threshold becomes a candidate) with these options."""
-        return candidate_probability(self.method, self.threshold, self.banding, self.num_perm)
+        return self.sketch.detection_probability
+
+    @property
+    def sketch(self) -> Sketch:
+        """The part of the options that defines the pairs."""
+        return Sketch(
+            self.threshold, self.shingle_type, self.shingle_size, self.num_perm, self.seed, self.method, self.banding
+        )
 
     def options(self) -> dict[str, object]:
         """The options that define the result, as recorded in the runs table (RECORDED)."""

@@ -18,7 +18,7 @@ from pathlib import Path
 from . import sqltext
 from .bindings import bindings
 from .engines import Statement, engine_kind
-from .settings import Settings
+from .settings import Sketch
 from .sqlfiles import bind, fill, query, read_sql, sql_dir
 
 
@@ -77,13 +77,12 @@ def all_stages() -> tuple[Stage, ...]:
     return tuple(stages)
 
 
-def pipeline_stages(settings: Settings) -> list[Stage]:
+def pipeline_stages(sketch: Sketch) -> list[Stage]:
     """The stages of a run in order, with the shingling and method variants that the options ask for."""
     return [
         s
         for s in all_stages()
-        if s.variant in (None, settings.shingle_type, settings.method)
-        and (s.methods is None or settings.method in s.methods)
+        if s.variant in (None, sketch.shingle_type, sketch.method) and (s.methods is None or sketch.method in s.methods)
     ]
 
 
@@ -109,16 +108,16 @@ def shingle_text_fragments(shingle_type: str, k: int, documents: str = "chosen_d
     }
 
 
-def compile_stage(stage: Stage, settings: Settings, dialect: str = "duckdb") -> Statement:
+def compile_stage(stage: Stage, sketch: Sketch, dialect: str = "duckdb") -> Statement:
     """The stage as it runs: its file with the generated column lists, and its parameters bound."""
-    values, fragments = bindings(settings, dialect)
+    values, fragments = bindings(sketch, dialect)
     return bind(stage.name, dialect, fill(read_sql(stage.file, dialect).text, fragments), values)
 
 
-def compile_stages(settings: Settings, dialect: str = "duckdb") -> list[tuple[Stage, Statement]]:
+def compile_stages(sketch: Sketch, dialect: str = "duckdb") -> list[tuple[Stage, Statement]]:
     """Every stage of the run with its statement, in order."""
-    stages = pipeline_stages(settings)
-    values, fragments = bindings(settings, dialect)
+    stages = pipeline_stages(sketch)
+    values, fragments = bindings(sketch, dialect)
     return [(s, bind(s.name, dialect, fill(read_sql(s.file, dialect).text, fragments), values)) for s in stages]
 
 
@@ -183,10 +182,11 @@ class Plan:
         return self.queries[name if table is None else f"{name} {table}"]
 
 
-def compile_run(settings: Settings, dialect: str) -> Plan:
-    """The plan of a run of `settings` on an engine of `dialect`."""
-    sizes = batch_sizes(settings.duckdb_memory_bytes, settings.banding.bands, settings.shingle_type)
-    steps = compile_stages(settings, dialect)
+def compile_run(sketch: Sketch, options: Mapping[str, object], memory_bytes: int | None, dialect: str) -> Plan:
+    """The plan of a run on an engine of `dialect`: its stages compiled from `sketch`, batched to fit
+    DuckDB's `memory_bytes`; `options` as the runs table records them (Settings.options)."""
+    sizes = batch_sizes(memory_bytes, sketch.banding.bands, sketch.shingle_type)
+    steps = compile_stages(sketch, dialect)
     engine = engine_kind(dialect)
     batched = engine.batched
     groups: list[list[Step]] = []
@@ -213,4 +213,4 @@ def compile_run(settings: Settings, dialect: str) -> Plan:
     for table in dict.fromkeys(t for t in batched_on if t is not None):
         queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect)
         queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect)
-    return Plan(dialect, settings.options(), tuple(tuple(group) for group in groups), tuple(batched_on), queries)
+    return Plan(dialect, options, tuple(tuple(group) for group in groups), tuple(batched_on), queries)

@@ -200,7 +200,7 @@ def query(
             table = query_index(
                 con, text=text, doc_id=doc_id, min_jaccard=min_jaccard, min_bands=min_bands, exact=exact
             )
-            note = None if exact else query_note(index_settings(con), min_jaccard, min_bands)
+            note = None if exact else query_note(index_settings(con).sketch, min_jaccard, min_bands)
     except DedupError as error:
         fail(error)
     if note is not None:

@@ -200,7 +200,7 @@ def run(
     except KeyboardInterrupt:
         fail(Interrupted("interrupted"))
     if not quiet:
-        print_summary(stderr, result, settings, output, show_skipped)
+        print_summary(stderr, result, settings.sketch, settings.db, output, show_skipped)
         if result.dropped is not None:
             rule = clusters_rule(settings)  # the rule the clusters were built by
             assert rule is not None, "a run reports dropped documents only when it built clusters"
@@ -330,12 +330,12 @@ def show_sql(
         )
     except DedupError as error:
         fail(error)
-    stages = [s for s in pipeline_stages(settings) if stage is None or s.name == stage]
+    stages = [s for s in pipeline_stages(settings.sketch) if stage is None or s.name == stage]
     if not stages:
-        names = ", ".join(s.name for s in pipeline_stages(settings))
+        names = ", ".join(s.name for s in pipeline_stages(settings.sketch))
         fail(DedupError(f"no stage named {stage!r}; stages are {names}"))
     engine = engine_for("duckdb")
     with writing_stdout():
         for item in stages:
-            statement = compile_stage(item, settings, engine.dialect)
+            statement = compile_stage(item, settings.sketch, engine.dialect)
             typer.echo(engine.create_table_sql(item.name, statement).rstrip() + ";\n")

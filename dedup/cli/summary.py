@@ -14,7 +14,7 @@ from rich.table import Table
 
 from ..engines import Engine
 from ..reports import Progress, RunResult, StageReport
-from ..settings import Settings
+from ..settings import Sketch
 from ..wording import counted
 
 if TYPE_CHECKING:
@@ -142,16 +142,16 @@ def print_skipped(console: Console, skipped: pa.Table, limit: int | None = None)
         console.print(f"  {name}: {reason}", markup=False, soft_wrap=True)
 
 
-def incomplete_warning(settings: Settings, probability: float) -> str:
+def incomplete_warning(sketch: Sketch, probability: float) -> str:
     """Why the pair count may be short, with the figure, and the method that would not be."""
     other = "--method exact finds every pair"
-    if settings.method == "lsh":
+    if sketch.method == "lsh":
         other += "; --method signature compares every pair's signatures (quadratic)"
-    if settings.threshold <= 0.0:
+    if sketch.threshold <= 0.0:
         other = "at threshold 0 every pair qualifies, even with no shingle in common: --method signature lists them all"
     return (
-        f"warning: pairs may be missing: a pair at Jaccard {settings.threshold} is found with probability "
-        f"{probability:.4f} by --method {settings.method} with these options (under 0.99); {other}"
+        f"warning: pairs may be missing: a pair at Jaccard {sketch.threshold} is found with probability "
+        f"{probability:.4f} by --method {sketch.method} with these options (under 0.99); {other}"
     )
 
 
@@ -166,30 +166,35 @@ def expected_missed_line(missed: float, found: int) -> str:
 
 
 def print_summary(
-    console: Console, result: RunResult, settings: Settings, output: Path | None, show_skipped: bool = False
+    console: Console,
+    result: RunResult,
+    sketch: Sketch,
+    db: Path | None,
+    output: Path | None,
+    show_skipped: bool = False,
 ) -> None:
     s = result.summary
-    banding = settings.banding
+    banding = sketch.banding
     console.print(
         f"documents: {s.read:,} read = {s.processed:,} processed + {s.empty:,} empty + {s.skipped:,} skipped"
         + (f" ({s.latin1:,} decoded as Latin-1)" if s.latin1 else "")
     )
     found = "" if s.complete else ", not all of them: see the warning below"
     console.print(
-        f"shingles: {s.shingles:,} ({settings.shingle_type} {settings.shingle_size}-grams)  "
-        f"candidates: {s.candidates:,}  pairs: {s.pairs:,} (Jaccard >= {settings.threshold}{found})"
+        f"shingles: {s.shingles:,} ({sketch.shingle_type} {sketch.shingle_size}-grams)  "
+        f"candidates: {s.candidates:,}  pairs: {s.pairs:,} (Jaccard >= {sketch.threshold}{found})"
     )
-    probability = f"P(candidate | J = {settings.threshold}) = {s.detection_probability:.4f}"
-    if settings.method == "lsh":
+    probability = f"P(candidate | J = {sketch.threshold}) = {s.detection_probability:.4f}"
+    if sketch.method == "lsh":
         console.print(
-            f"LSH: {banding.bands} bands x {banding.rows} rows of {settings.num_perm} permutations; {probability}"
+            f"LSH: {banding.bands} bands x {banding.rows} rows of {sketch.num_perm} permutations; {probability}"
         )
         if s.expected_missed is not None:
             console.print(expected_missed_line(s.expected_missed, s.pairs), markup=False)
-    elif settings.method == "signature":
-        console.print(f"signature: all pairs with MinHash estimate >= {settings.threshold}; {probability}")
+    elif sketch.method == "signature":
+        console.print(f"signature: all pairs with MinHash estimate >= {sketch.threshold}; {probability}")
     else:
-        console.print(f"exact: prefix filtering finds every pair with Jaccard >= {settings.threshold}")
+        console.print(f"exact: prefix filtering finds every pair with Jaccard >= {sketch.threshold}")
     if s.copy_groups:
         console.print(
             f"exact copies: {s.copies:,} documents in {counted(s.copy_groups, 'group')} of the same normalized text; "
@@ -206,7 +211,7 @@ def print_summary(
     table.add_row("total", "", f"{s.seconds:.3f}")
     console.print(table)
     if not s.complete:
-        console.print(incomplete_warning(settings, s.detection_probability), markup=False)
+        console.print(incomplete_warning(sketch, s.detection_probability), markup=False)
     for note in s.notes:
         console.print(f"note: {note}", markup=False)
     if s.read == 0:
@@ -219,7 +224,7 @@ def print_summary(
     if s.skipped:
         limit = None if show_skipped else SHOWN_SKIPPED
         where = [] if show_skipped or s.skipped <= SHOWN_SKIPPED else ["--show-skipped lists them all"]
-        if settings.db is not None:
+        if db is not None:
             where.append("so does the skipped table of --db")
         console.print(
             f"skipped {counted(s.skipped, 'input')}" + (f" ({'; '.join(where)})" if where else "") + ":", markup=False

@@ -18,7 +18,7 @@ from ..hashing import SCHEME
 from ..interrupts import committing
 from ..records import check_finished, forget_stages, latest_run, record_change, record_inputs
 from ..runner import run_staged, staging
-from ..settings import Limits, Settings
+from ..settings import Limits, Settings, Sketch
 from ..sqlfiles import query, quote_identifier
 from ..stages import Stage, compile_stages, stage_names
 from ..wording import counted
@@ -54,15 +54,15 @@ def index_settings(engine: Engine) -> Settings:
     return Settings.recorded(options)
 
 
-def check_requested(settings: Settings, requested: Mapping[str, object]) -> None:
+def check_requested(sketch: Sketch, requested: Mapping[str, object]) -> None:
     """Refuse options that differ from the index's: mixing them would make pairs meaningless."""
     actual = {
-        "shingle_type": settings.shingle_type,
-        "shingle_size": settings.shingle_size,
-        "num_perm": settings.num_perm,
-        "seed": settings.seed,
-        "bands": settings.banding.bands,
-        "threshold": settings.threshold,
+        "shingle_type": sketch.shingle_type,
+        "shingle_size": sketch.shingle_size,
+        "num_perm": sketch.num_perm,
+        "seed": sketch.seed,
+        "bands": sketch.banding.bands,
+        "threshold": sketch.threshold,
     }
     for name, value in requested.items():
         if value is not None and value != actual[name]:
@@ -98,7 +98,7 @@ def add_documents(
     doc_id numbering: added documents are numbered after the indexed ones)."""
     clock = time.perf_counter()
     settings = index_settings(engine).replace(inputs=inputs)
-    check_requested(settings, requested or {})
+    check_requested(settings.sketch, requested or {})
     corpus = (
         read_inputs(settings)
         if documents is None
@@ -135,7 +135,7 @@ def add_documents(
             engine.register_arrow("raw_documents", raw)
             engine.execute(query("document_keys_add", {"positions": positions}, dialect))
             engine.unregister("raw_documents")
-        _stage_new_documents(engine, settings, raw, first_new, positions)
+        _stage_new_documents(engine, settings.sketch, raw, first_new, positions)
         engine.register_arrow("raw_skipped", corpus.skipped_arrow())
         engine.execute(query("index_add_skipped", dialect=dialect))
         engine.unregister("raw_skipped")
@@ -194,17 +194,17 @@ def _check_id_type(engine: Engine, raw: pa.Table) -> None:
         raise DedupError(f"the new documents have {new.lower()} ids, the index has {indexed[0][0].lower()} ids")
 
 
-def _stage_new_documents(engine: Engine, settings: Settings, raw: pa.Table, first_new: int, positions: int) -> None:
+def _stage_new_documents(engine: Engine, sketch: Sketch, raw: pa.Table, first_new: int, positions: int) -> None:
     """Run the stages in the staging schema, which shadows main, and append their rows to main
     (dedup.runner.run_staged): the stages of one document's rows (`scope: documents`) on the new
     documents alone; then the pair stages (`scope: pairs`) on the pairs with a new document, the
     first of them (the candidates) made by the index's own method on the union and the rest
     unchanged, reading the appended main tables through the search path."""
     dialect = engine.dialect
-    steps = compile_stages(settings, dialect)
+    steps = compile_stages(sketch, dialect)
     per_document = [step for step in steps if step[0].scope == "documents"]
     (candidates, statement), *verification = [step for step in steps if step[0].scope == "pairs"]
-    if settings.method == "lsh":  # the new documents' buckets against every document's
+    if sketch.method == "lsh":  # the new documents' buckets against every document's
         statement = query("add_candidates", {"first_new": first_new}, dialect)
 
     def renumber(stage: Stage) -> None:
@@ -212,7 +212,7 @@ def _stage_new_documents(engine: Engine, settings: Settings, raw: pa.Table, firs
             engine.execute(query("staging_renumber", {"offset": first_new - 1, "positions": positions}, dialect))
 
     def keep_new(stage: Stage) -> None:
-        if stage is candidates and settings.method != "lsh":
+        if stage is candidates and sketch.method != "lsh":
             engine.execute(query("keep_new_candidates", {"first_new": first_new}, dialect))
 
     with staging(engine):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ..bindings import parameter_values
 from ..engines import Engine
 from ..errors import DedupError, UsageError
-from ..settings import Settings
+from ..settings import Sketch
 from ..sqlfiles import query
 from ..stages import shingle_text_fragments
 from .clusters import kept_by
@@ -105,7 +105,7 @@ def explain_pair(engine: Engine, id_a: str, id_b: str, examples: int = 3) -> Exp
         stage=_stage(engine, doc_a, doc_b, n_a, n_b, settings.threshold, collided, settings.method, estimate),
         method=settings.method,
     )
-    _add_examples(engine, explanation, doc_a, doc_b, examples, settings)
+    _add_examples(engine, explanation, doc_a, doc_b, examples, settings.sketch)
     return explanation
 
 
@@ -144,12 +144,12 @@ def _add_examples(
     doc_a: int,
     doc_b: int,
     examples: int,
-    settings: Settings,
+    sketch: Sketch,
 ) -> None:
     if examples <= 0:
         return
-    values = {**parameter_values(settings), "doc_id_a": doc_a, "doc_id_b": doc_b}
-    fragments = shingle_text_fragments(settings.shingle_type, settings.shingle_size)
+    values = {**parameter_values(sketch), "doc_id_a": doc_a, "doc_id_b": doc_b}
+    fragments = shingle_text_fragments(sketch.shingle_type, sketch.shingle_size)
     rows = engine.fetch_rows(query("shingle_texts", values, engine.dialect, **fragments))
     texts: dict[int, dict[int, str]] = {doc_a: {}, doc_b: {}}
     for doc_id, fingerprint, shingle in rows:

@@ -11,7 +11,7 @@ from ..cleanup import html_to_text
 from ..engines import Engine
 from ..errors import DedupError, UsageError
 from ..runner import run_steps
-from ..settings import Settings
+from ..settings import Sketch
 from ..sqlfiles import query, tables_needed
 from ..stages import compile_stages
 from .documents import doc_ids_of, index_settings
@@ -68,7 +68,7 @@ def query_index(
             buckets = engine.fetch_arrow(query("query_stored_buckets", {"doc_id": exclude}, dialect))
             fingerprints = engine.fetch_arrow(query("query_stored_shingles", {"doc_id": exclude}, dialect))
         else:
-            buckets = _query_buckets(scratch, settings, text)
+            buckets = _query_buckets(scratch, settings.sketch, text)
             fingerprints = scratch.fetch_arrow(query("query_shingles", dialect=scratch.dialect))
         if fingerprints.num_rows == 0:  # an empty answer would read as "nothing similar"
             what = f"document {doc_id!r}" if doc_id is not None else "the query text"
@@ -83,7 +83,7 @@ def query_index(
         candidates = engine.fetch_arrow(probe)
         engine.unregister("query_buckets")
         texts = _texts(engine, candidates.column("doc_id").to_pylist())
-        jaccard = _jaccard(scratch, settings, text, texts)
+        jaccard = _jaccard(scratch, settings.sketch, text, texts)
     finally:
         scratch.close()
     engine.register_arrow("query_candidates", candidates)
@@ -95,26 +95,26 @@ def query_index(
         engine.unregister("query_jaccard")
 
 
-def query_probability(settings: Settings, min_jaccard: float, min_bands: int = 1) -> float:
+def query_probability(sketch: Sketch, min_jaccard: float, min_bands: int = 1) -> float:
     """The chance that the band probe finds a document at Jaccard min_jaccard: at least min_bands of
     the b bands collide, each with probability min_jaccard^r."""
-    bands, rows = settings.banding.bands, settings.banding.rows
+    bands, rows = sketch.banding.bands, sketch.banding.rows
     p = min_jaccard**rows
     return sum(math.comb(bands, i) * p**i * (1 - p) ** (bands - i) for i in range(min_bands, bands + 1))
 
 
-def query_note(settings: Settings, min_jaccard: float | None, min_bands: int = 1) -> str | None:
+def query_note(sketch: Sketch, min_jaccard: float | None, min_bands: int = 1) -> str | None:
     """What an LSH query cannot promise, as a run's summary says it: None when a document at
     min_jaccard is found with probability >= 0.99."""
-    if settings.method != "lsh":
+    if sketch.method != "lsh":
         return None
-    similarity = settings.threshold if min_jaccard is None else min_jaccard
-    probability = query_probability(settings, similarity, min_bands) if similarity > 0 else 0.0
+    similarity = sketch.threshold if min_jaccard is None else min_jaccard
+    probability = query_probability(sketch, similarity, min_bands) if similarity > 0 else 0.0
     if probability >= 0.99:
         return None
     return (
         f"note: the band probe finds a document at Jaccard {similarity:g} with probability {probability:.4f} "
-        f"({settings.banding.bands} bands x {settings.banding.rows} rows, --min-bands {min_bands}): documents "
+        f"({sketch.banding.bands} bands x {sketch.banding.rows} rows, --min-bands {min_bands}): documents "
         "may be missing; --exact compares every document sharing a shingle"
     )
 
@@ -144,12 +144,12 @@ def _raw(ids: list[int], texts: list[str]) -> pa.Table:
     )
 
 
-def _run_for(scratch: Engine, settings: Settings, raw: pa.Table, *wanted: str) -> None:
+def _run_for(scratch: Engine, sketch: Sketch, raw: pa.Table, *wanted: str) -> None:
     """Run the stages on `raw` in the scratch database until they made the tables that the
     queries `wanted` read."""
     needed = set(tables_needed(*wanted))
     steps = []
-    for stage, statement in compile_stages(settings, scratch.dialect):
+    for stage, statement in compile_stages(sketch, scratch.dialect):
         if not needed:
             break
         steps.append((stage, statement))
@@ -158,8 +158,8 @@ def _run_for(scratch: Engine, settings: Settings, raw: pa.Table, *wanted: str) -
     run_steps(scratch, steps)
 
 
-def _query_buckets(scratch: Engine, settings: Settings, text: str) -> pa.Table:
-    _run_for(scratch, settings, _raw([QUERY], [text]), "query_buckets", "query_shingles")
+def _query_buckets(scratch: Engine, sketch: Sketch, text: str) -> pa.Table:
+    _run_for(scratch, sketch, _raw([QUERY], [text]), "query_buckets", "query_shingles")
     return scratch.fetch_arrow(query("query_buckets", dialect=scratch.dialect))
 
 
@@ -171,10 +171,10 @@ def _texts(engine: Engine, doc_ids: list[int]) -> pa.Table:
         engine.unregister("wanted_doc_ids")
 
 
-def _jaccard(scratch: Engine, settings: Settings, text: str, texts: pa.Table) -> pa.Table:
+def _jaccard(scratch: Engine, sketch: Sketch, text: str, texts: pa.Table) -> pa.Table:
     """Exact Jaccard of the query with each candidate, from shingles recomputed by the stage SQL."""
     if texts.num_rows == 0:
         return pa.table({"doc_id": pa.array([], pa.int64()), "jaccard": pa.array([], pa.float64())})
     ids = [QUERY, *texts.column("doc_id").to_pylist()]
-    _run_for(scratch, settings, _raw(ids, [text, *texts.column("text").to_pylist()]), "query_jaccard")
+    _run_for(scratch, sketch, _raw(ids, [text, *texts.column("text").to_pylist()]), "query_jaccard")
     return scratch.fetch_arrow(query("query_jaccard", {"query": QUERY}, scratch.dialect))
