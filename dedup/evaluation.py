@@ -70,7 +70,7 @@ def evaluate(settings: Settings, sample: int | None = None, seed: int = 0) -> Ev
         return _evaluate(settings)
     from .corpus import read_inputs
 
-    corpus = read_inputs(settings).to_arrow()
+    corpus = read_inputs(settings.reading).to_arrow()
     rows = list(range(corpus.num_rows))
     if sample is not None:
         rows = sorted(random.Random(seed).sample(rows, min(sample, corpus.num_rows)))

@@ -15,6 +15,7 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pyarrow as pa
 
@@ -136,7 +137,7 @@ class ReadByPython(Inputs):
         if self.settings.write_deduplicated is not None:  # what the input holds before it is read
             self.stamp = stamp_input(self.settings.inputs[0])
         self.progress.start("read")
-        self.taken = read_by_python(self.settings, self.documents)
+        self.taken = read_by_python(self.settings.reading, self.documents, spool_folder(self.settings))
 
     def register(self, engine: Engine, plan: Plan) -> Loaded:
         read = self.taken
@@ -162,7 +163,7 @@ class ReadByPython(Inputs):
 
         # a --lines copy drops lines by number: with --ids, the ids are other names for them
         dropped = clusters.dropped_positions(engine) if self.settings.lines else clusters.dropped_ids(engine)
-        write_deduplicated_input(self.settings, out, dropped, self.stamp)
+        write_deduplicated_input(self.settings.reading, out, dropped, self.stamp)
 
     def close(self) -> None:
         if self.taken is not None:  # the engine that read its spool is closed
@@ -175,7 +176,7 @@ class ReadByEngine(Inputs):
     def register(self, engine: Engine, plan: Plan) -> Loaded:
         self.progress.start("read")
         self.started = time.perf_counter()  # the engine's start-up is not reading
-        ids_from_columns, notes = engine.read_inputs(self.settings)
+        ids_from_columns, notes = engine.read_inputs(self.settings.reading)
         if ids_from_columns:  # every stage takes the ids to be unique, as DuckDB's reading checks
             check_unique_ids(engine, plan)
         digest = engine.fetch_rows(plan.query("spark_input_digest"))[0]
@@ -183,6 +184,14 @@ class ReadByEngine(Inputs):
         latin1 = int(digest[2])
         inputs_digest = hashlib.sha256(json.dumps([str(v) for v in digest]).encode()).hexdigest()
         return Loaded(int(digest[1]), skipped, latin1, inputs_digest, notes)
+
+
+def spool_folder(settings: Settings) -> Path | None:
+    """Where a large input is written as it is read: --temp-dir, else beside --db, else the system's
+    temporary folder (as the engine spills)."""
+    if settings.temp_dir is not None:
+        return settings.temp_dir
+    return settings.db.parent if settings.db is not None else None
 
 
 def check_unique_ids(engine: Engine, plan: Plan) -> None:

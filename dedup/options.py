@@ -60,7 +60,7 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
             check_outside_work_dir(work_dir, path, option)
     check_targets(targets, settings.db)
     if settings.write_deduplicated is not None:
-        check_target(settings, settings.write_deduplicated)
+        check_target(settings.reading, settings.write_deduplicated)
     return settings
 
 

@@ -98,6 +98,32 @@ class Sketch:
         return candidate_probability(self.method, self.threshold, self.banding, self.num_perm)
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How a run reads its inputs (Settings.reading): what the readers of both engines and the
+    deduplicated copy take, checked by Settings."""
+
+    inputs: tuple[Path, ...]
+    lines: bool = False
+    id_column: str | None = None
+    text_column: str = "text"
+    include_hidden: bool = False
+    strip_html: bool = False
+    delimiter: str | None = None
+    follow_links: bool = False
+    ids_file: Path | None = None
+    keep_by: str | None = None
+
+    @property
+    def keep_by_column(self) -> KeepBy | None:
+        return None if self.keep_by is None else KeepBy.parse(self.keep_by)
+
+    @property
+    def files_read(self) -> tuple[Path, ...]:
+        """Every file or folder the run reads: its inputs and its --ids file."""
+        return (*self.inputs, *((self.ids_file,) if self.ids_file is not None else ()))
+
+
 STDOUT = Path("-")  # `--output -`: the pairs printed, as without --output
 
 # The options that define a run's result, recorded in its runs table (an index keeps them).
@@ -286,17 +312,33 @@ class Settings:
 
     @property
     def keep_by_column(self) -> KeepBy | None:
-        return None if self.keep_by is None else KeepBy.parse(self.keep_by)
+        return self.reading.keep_by_column
 
     @property
     def files_read(self) -> tuple[Path, ...]:
         """Every file or folder the run reads: its inputs and its --ids file."""
-        return (*self.inputs, *((self.ids_file,) if self.ids_file is not None else ()))
+        return self.reading.files_read
 
     @property
     def detection_probability(self) -> float:
         """P(a pair at exactly the threshold becomes a candidate) with these options."""
         return self.sketch.detection_probability
+
+    @property
+    def reading(self) -> Reading:
+        """The part of the options that says how the inputs are read."""
+        return Reading(
+            self.inputs,
+            self.lines,
+            self.id_column,
+            self.text_column,
+            self.include_hidden,
+            self.strip_html,
+            self.delimiter,
+            self.follow_links,
+            self.ids_file,
+            self.keep_by,
+        )
 
     @property
     def sketch(self) -> Sketch:

@@ -17,7 +17,7 @@ import pyarrow as pa
 from ..errors import Interrupted, UsageError
 from ..keep_by import KeepBy
 from ..names import check_not_a_loop
-from ..settings import Settings
+from ..settings import Reading
 from .collected import Corpus
 from .columns import read_arrow
 from .decoding import nearly_utf8_note
@@ -50,16 +50,16 @@ class Read:
             self.spool.close()
 
 
-def read_by_python(settings: Settings, documents: pa.Table | None = None) -> Read:
-    """settings.inputs, or the documents given, read by pyarrow into Arrow tables; an input past
-    SPOOL_BYTES of text written out to a Parquet file as it is read (see dedup.corpus.spool)."""
-    folder = spool_folder(settings)
+def read_by_python(reading: Reading, documents: pa.Table | None = None, folder: Path | None = None) -> Read:
+    """reading.inputs, or the documents given, read by pyarrow into Arrow tables; an input past
+    SPOOL_BYTES of text written out to a Parquet file in `folder` as it is read (see
+    dedup.corpus.spool; None: the system's temporary folder)."""
     spool = Spool(folder)
     try:
         corpus = (
-            read_inputs(settings, spool)
+            read_inputs(reading, spool)
             if documents is None
-            else read_documents(documents, settings.strip_html, settings.keep_by_column)
+            else read_documents(documents, reading.strip_html, reading.keep_by_column)
         )
         raw: pa.Table | None = None
         if corpus.written:  # the rest goes where the rest went
@@ -77,25 +77,17 @@ def read_by_python(settings: Settings, documents: pa.Table | None = None) -> Rea
     return Read(raw, corpus.skipped_arrow(), corpus.latin1, list(corpus.notes), kept)
 
 
-def spool_folder(settings: Settings) -> Path | None:
-    """Where a large input is written as it is read: --temp-dir, else beside --db, else the system's
-    temporary folder (as the engine spills)."""
-    if settings.temp_dir is not None:
-        return settings.temp_dir
-    return settings.db.parent if settings.db is not None else None
-
-
-def read_inputs(settings: Settings, spool: Spool | None = None) -> Corpus:
-    """The corpus that settings.inputs name, in order, each input by the reader of its kind, read
+def read_inputs(reading: Reading, spool: Spool | None = None) -> Corpus:
+    """The corpus that reading.inputs name, in order, each input by the reader of its kind, read
     with the run's input options (written to the spool as it is read, if one is given)."""
-    corpus = Corpus(spool=spool, keep_by=settings.keep_by_column)
-    if settings.ids_file is not None:
-        corpus.names = [*read_names(settings.ids_file)]
-    if settings.strip_html:
+    corpus = Corpus(spool=spool, keep_by=reading.keep_by_column)
+    if reading.ids_file is not None:
+        corpus.names = [*read_names(reading.ids_file)]
+    if reading.strip_html:
         from ..cleanup import html_to_text  # html.parser only for --strip-html
 
         corpus.text_map = html_to_text
-    inputs, lines = settings.inputs, settings.lines
+    inputs, lines = reading.inputs, reading.lines
     prefixed = len(inputs) > 1
     if inputs.count(STDIN) > 1:
         raise UsageError("`-` (standard input) can be given once")
@@ -114,13 +106,13 @@ def read_inputs(settings: Settings, spool: Spool | None = None) -> Corpus:
             read_table(
                 corpus,
                 path,
-                settings.id_column,
-                settings.text_column,
+                reading.id_column,
+                reading.text_column,
                 prefix=path_id(path) if prefixed else None,
-                delimiter=settings.delimiter,
+                delimiter=reading.delimiter,
             )
         elif path.is_dir():
-            read_folder(corpus, path, path if prefixed else None, settings.include_hidden, settings.follow_links)
+            read_folder(corpus, path, path if prefixed else None, reading.include_hidden, reading.follow_links)
         elif lines:
             read_lines(corpus, path, prefix=path_id(path) if prefixed else None)
         else:
@@ -129,8 +121,8 @@ def read_inputs(settings: Settings, spool: Spool | None = None) -> Corpus:
     corpus.check_unique()
     if corpus.nearly_utf8:
         corpus.notes.append(nearly_utf8_note(corpus.nearly_utf8))
-    if settings.ids_file is not None:
-        check_names(corpus, settings.ids_file)
+    if reading.ids_file is not None:
+        check_names(corpus, reading.ids_file)
     return corpus
 
 

@@ -11,7 +11,7 @@ import pyarrow as pa
 from ..errors import InputError, UsageError
 from ..formats import OUTPUT_FORMATS, PARQUET, is_delimited
 from ..output import check_new_target, format_for, replacing, write_rows
-from ..settings import Settings
+from ..settings import Reading
 from .columns import csv_cells_as_text, decoded_cells, decoded_column, id_strings
 from .decoding import UTF8_BOM
 from .folders import HIDDEN_FOLDER, walk_folder
@@ -20,12 +20,12 @@ from .stamp import FileStamp, changed_files, stamp_input
 from .tables import is_table, load_table, table_format
 
 
-def check_target(settings: Settings, out: Path) -> None:
+def check_target(reading: Reading, out: Path) -> None:
     """Refuse, before any work is done, a copy of an input that cannot be made (one input, a file
     or folder that can be read again; a table copied as a table), or a target it cannot be written to."""
-    if len(settings.inputs) != 1:
+    if len(reading.inputs) != 1:
         raise UsageError("--write-deduplicated takes exactly one input (a folder, a --lines file or a table)")
-    source = settings.inputs[0]
+    source = reading.inputs[0]
     if source == STDIN:
         raise UsageError("--write-deduplicated writes a copy of a file or folder, not of standard input")
     if read_once(source):  # the copy reads the input again
@@ -33,8 +33,8 @@ def check_target(settings: Settings, out: Path) -> None:
             f"--write-deduplicated writes a copy of a file or folder, not of the named pipe {source}: "
             "write its content to a file and give that"
         )
-    check_new_target(out, "--write-deduplicated", settings.inputs)
-    if is_table(source, settings.lines) and out.suffix.lower() not in OUTPUT_FORMATS:
+    check_new_target(out, "--write-deduplicated", reading.inputs)
+    if is_table(source, reading.lines) and out.suffix.lower() not in OUTPUT_FORMATS:
         raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
 
 
@@ -56,7 +56,7 @@ def _as_text(rows: pa.Table, source: Path, text_column: str) -> pa.Table:
 
 
 def write_deduplicated_input(
-    settings: Settings, out: Path, dropped: set[object], read: tuple[FileStamp, ...] | None = None
+    reading: Reading, out: Path, dropped: set[object], read: tuple[FileStamp, ...] | None = None
 ) -> None:
     """Write the input minus the dropped documents to `out`: `dropped` holds their ids, or for a
     `--lines` file their line numbers (what the lines are called with or without --ids).
@@ -69,10 +69,10 @@ def write_deduplicated_input(
     `read`: the input's stamp taken before the run read it (dedup.corpus.stamp). The copy is
     written under a temporary name and kept only if the input is still what the run read.
     """
-    check_target(settings, out)
+    check_target(reading, out)
     with replacing(out) as target:  # a file, or a folder (_write_copy makes it)
-        _write_copy(settings, target, dropped)
-        _check_unchanged(settings.inputs[0], read)
+        _write_copy(reading, target, dropped)
+        _check_unchanged(reading.inputs[0], read)
 
 
 def _check_unchanged(source: Path, read: tuple[FileStamp, ...] | None) -> None:
@@ -102,12 +102,12 @@ def _copy_regular_file(source: str, target: str) -> None:
         shutil.copy2(source, target)
 
 
-def _write_copy(settings: Settings, out: Path, dropped: set[object]) -> None:
-    source = settings.inputs[0]
-    table = is_table(source, settings.lines)
+def _write_copy(reading: Reading, out: Path, dropped: set[object]) -> None:
+    source = reading.inputs[0]
+    table = is_table(source, reading.lines)
     if not table and source.is_dir():
         out.mkdir()
-        for relative, path, reason in walk_folder(source, settings.include_hidden, settings.follow_links):
+        for relative, path, reason in walk_folder(source, reading.include_hidden, reading.follow_links):
             target = out / path.relative_to(source)  # relative is the id: a name's non-UTF-8 bytes escaped
             if relative in dropped or (reason is not None and not _copied_as_is(path)):
                 continue
@@ -118,12 +118,12 @@ def _write_copy(settings: Settings, out: Path, dropped: set[object]) -> None:
                 # to a folder, broken) stays a link
                 shutil.copy2(path, target, follow_symlinks=reason is None)
     elif table:
-        rows = load_table(source, settings.delimiter)
+        rows = load_table(source, reading.delimiter)
         if is_delimited(table_format(source)):
             rows = csv_cells_as_text(rows, source)  # as the run read them, not as bytes
         views = {pa.string_view(): pa.large_string(), pa.binary_view(): pa.large_binary()}  # pyarrow cannot filter them
         rows = rows.cast(pa.schema([field.with_type(views.get(field.type, field.type)) for field in rows.schema]))
-        id_name = settings.id_column or ("id" if "id" in rows.column_names else None)
+        id_name = reading.id_column or ("id" if "id" in rows.column_names else None)
         if id_name is not None:
             import pyarrow.compute as pc  # ~50 ms to import: only a run that writes a deduplicated table needs it
 
@@ -135,9 +135,9 @@ def _write_copy(settings: Settings, out: Path, dropped: set[object]) -> None:
             mask = pa.array([number not in dropped for number in range(1, rows.num_rows + 1)])
         rows = rows.filter(mask)
         if format_for(out, OUTPUT_FORMATS) != PARQUET:
-            rows = _as_text(rows, source, settings.text_column)
+            rows = _as_text(rows, source, reading.text_column)
         write_rows(rows, out)
-    elif settings.lines:
+    elif reading.lines:
         data = source.read_bytes()
         bom = data.startswith(UTF8_BOM)
         data = data[len(UTF8_BOM) if bom else 0 :]

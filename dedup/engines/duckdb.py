@@ -271,7 +271,7 @@ class DuckDBEngine:
     def checkpoint(self) -> None:
         self._query("checkpoint")
 
-    def read_inputs(self, settings: Any) -> tuple[bool, list[str]]:
+    def read_inputs(self, reading: Any) -> tuple[bool, list[str]]:
         raise TypeError("DuckDB's inputs are read by dedup.corpus.read and registered")
 
     def stage_markers(self) -> None:

@@ -13,7 +13,7 @@ from ..statement import Statement
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from ..settings import Settings
+    from ..settings import Reading
 
 
 class Checkpoints(Protocol):
@@ -103,9 +103,9 @@ class Engine(Protocol):
         """Write what was committed into the database file, so that the space of dropped tables is
         free to reuse (outside a transaction)."""
 
-    def read_inputs(self, settings: Settings) -> tuple[bool, list[str]]:
+    def read_inputs(self, reading: Reading) -> tuple[bool, list[str]]:
         """On an engine that reads the input paths itself (its kind's reads_paths): register
-        raw_documents and raw_skipped from settings.inputs; whether an input's ids came from a
+        raw_documents and raw_skipped from reading.inputs; whether an input's ids came from a
         column (they may repeat: the caller checks), and the notes for the summary."""
 
     def stage_markers(self) -> Checkpoints | None:

@@ -100,7 +100,7 @@ def add_documents(
     settings = index_settings(engine).replace(inputs=inputs)
     check_requested(settings.sketch, requested or {})
     corpus = (
-        read_inputs(settings)
+        read_inputs(settings.reading)
         if documents is None
         else read_documents(documents, settings.strip_html, settings.keep_by_column)
     )

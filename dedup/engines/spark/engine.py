@@ -27,7 +27,7 @@ from ..protocol import Engine
 from .tables import split_tables
 
 if TYPE_CHECKING:
-    from ...settings import Settings
+    from ...settings import Reading, Settings
     from .markers import StageMarkers
 
 PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -452,11 +452,11 @@ class SparkEngine:
         statements.append("".join(current).strip())
         return [statement for statement in statements if statement]
 
-    def read_inputs(self, settings: Settings) -> tuple[bool, list[str]]:
+    def read_inputs(self, reading: Reading) -> tuple[bool, list[str]]:
         from .read import read_corpus
 
         with translated():  # a reader's failure (a .parquet that is not Parquet) as one line
-            return read_corpus(self, settings)
+            return read_corpus(self, reading)
 
     def stage_markers(self) -> StageMarkers:
         from .markers import StageMarkers

@@ -47,7 +47,7 @@ from ...errors import InputError, UsageError
 from ...formats import PARQUET, SUFFIX, Format, is_delimited
 from ...keep_by import KeepBy
 from ...names import is_utf8
-from ...settings import Settings
+from ...settings import Reading
 from ...sqlfiles import statement
 
 BOM = bytearray(UTF8_BOM)
@@ -56,28 +56,28 @@ LONG = 2**31 - 1  # substring length meaning "to the end"
 HIDDEN_PREFIXES = (".", "_")
 
 
-def read_corpus(engine: Any, settings: Settings) -> tuple[bool, list[str]]:
+def read_corpus(engine: Any, reading: Reading) -> tuple[bool, list[str]]:
     """Register raw_documents(position, id, text, encoding) and raw_skipped(source, reason) on the engine.
     Returns whether an input table's id column gives ids (which may then repeat: the caller checks
     them) and the notes for the summary."""
     from pyspark.sql import functions as F
 
-    check_distinct_inputs(settings.inputs)  # before the session reads anything twice
+    check_distinct_inputs(reading.inputs)  # before the session reads anything twice
     session = engine.session
-    multiple = len(settings.inputs) > 1
+    multiple = len(reading.inputs) > 1
     frames = []
     skipped: list[tuple[str, str]] = []
     id_columns: list[str] = []  # the inputs whose ids come from a column
     notes: list[str] = []
     kinds = []
-    for rank, given in enumerate(settings.inputs):
+    for rank, given in enumerate(reading.inputs):
         path = given.as_posix() if hasattr(given, "as_posix") else str(given)
         if not is_utf8(path):  # Hadoop's Path stopped on it with a Py4J error
             raise InputError(
                 f"{path_id(Path(path))}: Spark opens UTF-8 paths only, and this one is not: rename it, "
                 "or use --engine duckdb"
             )
-        kind, frame = _read_input(engine, path, rank, settings, multiple, skipped, id_columns, notes)
+        kind, frame = _read_input(engine, path, rank, reading, multiple, skipped, id_columns, notes)
         frames.append(frame)
         kinds.append(kind)
     # one input's ids are its line or row numbers: a line file, a table without an id column
@@ -115,7 +115,7 @@ def read_corpus(engine: Any, settings: Settings) -> tuple[bool, list[str]]:
         ids = F.col("source_row")
     else:
         ids = F.col("id")
-    keyed = [F.col("key")] if settings.keep_by is not None else []
+    keyed = [F.col("key")] if reading.keep_by is not None else []
     documents = numbered.where(F.col("reason").isNull()).select(
         F.col("position"), ids.alias("id"), text.alias("text"), encoding.alias("encoding"), *keyed
     )
@@ -134,18 +134,18 @@ def _drop_bom(content: Any) -> Any:
     return F.when(F.substring(content, 1, 3) == F.lit(BOM), F.substring(content, 4, LONG)).otherwise(content)
 
 
-def _kind(engine: Any, path: str, settings: Settings) -> tuple[str, str | None]:
+def _kind(engine: Any, path: str, reading: Reading) -> tuple[str, str | None]:
     """table, folder, lines or file, in the order of dedup.corpus.read.read_inputs, with a table's format."""
     _refuse_a_stream(engine, path)
     fs, hadoop_path = engine._filesystem(path)
     if not fs.exists(hadoop_path):
         raise UsageError(f"input not found: {path}")
-    table_kind = None if settings.lines else _table_format(engine, path)
+    table_kind = None if reading.lines else _table_format(engine, path)
     if table_kind is not None:
         return "table", table_kind
     if fs.getFileStatus(hadoop_path).isDirectory():
         return "folder", None
-    return ("lines" if settings.lines else "file"), None
+    return ("lines" if reading.lines else "file"), None
 
 
 # paths that name a file of the process that opens them: the JVM's /dev/fd/63 is not the driver's
@@ -193,7 +193,7 @@ def _read_input(
     engine: Any,
     path: str,
     rank: int,
-    settings: Settings,
+    reading: Reading,
     multiple: bool,
     skipped: list,
     id_columns: list[str],
@@ -202,8 +202,8 @@ def _read_input(
     """The input's kind (see _kind) and its rows (see _read_table's select)."""
     from pyspark.sql import functions as F
 
-    kind, table_kind = _kind(engine, path, settings)
-    if settings.keep_by is not None and kind != "table":
+    kind, table_kind = _kind(engine, path, reading)
+    if reading.keep_by is not None and kind != "table":
         raise UsageError(f"--keep-by reads a column of a table input (Parquet, CSV, JSON lines); {path} is not one")
     fs, hadoop_path = engine._filesystem(path)
     hidden = path.rstrip("/").rsplit("/", 1)[-1].startswith(HIDDEN_PREFIXES)
@@ -224,7 +224,7 @@ def _read_input(
             ids = F.concat(F.lit(path.rstrip("/") + "/"), relative) if multiple else relative
             prefix = path.rstrip("/") + "/" if multiple else ""
             if local is not None:  # listed as the DuckDB engine lists it, read by Spark
-                plan = _local_folder(local, prefix, settings.follow_links)
+                plan = _local_folder(local, prefix, reading.follow_links)
                 skipped += plan.skipped
                 frame = _binary_files(session, [_literal(load) for load in plan.loads])
                 empty = [root + "/" + name for name in plan.empty]
@@ -278,7 +278,7 @@ def _read_input(
     line_break = None
     if is_delimited(table_kind):  # what both engines refuse alike, checked on the driver
         with engine.open_bytes(path) as data:
-            delimiter = csv_delimiter(table_kind, settings.delimiter)
+            delimiter = csv_delimiter(table_kind, reading.delimiter)
             layout = check_csv(path, data, delimiter, compressed=path.lower().endswith(COMPRESSED))
         if layout.crlf_in_value_line is not None:
             raise InputError(
@@ -289,14 +289,14 @@ def _read_input(
         line_break = layout.line_break
     local = engine.local_path(path) if table_kind == Format.jsonl else None
     if local is not None:  # what the DuckDB engine refuses and Spark's reader would read, checked on the driver
-        check_json_lines(Path(local), settings.id_column, settings.text_column, shown=path)
-    dataset = _local_dataset(engine, path, settings) if table_kind == PARQUET else None
+        check_json_lines(Path(local), reading.id_column, reading.text_column, shown=path)
+    dataset = _local_dataset(engine, path, reading) if table_kind == PARQUET else None
     if dataset is not None:
         skipped += dataset.skipped
     from pyspark.errors import AnalysisException
 
     try:
-        return kind, _read_table(session, path, table_kind, rank, settings, multiple, id_columns, line_break, dataset)
+        return kind, _read_table(session, path, table_kind, rank, reading, multiple, id_columns, line_break, dataset)
     except AnalysisException as error:
         if error.getCondition() != "COLUMN_ALREADY_EXISTS":
             raise
@@ -341,7 +341,7 @@ def _read_table(
     path: str,
     kind: str | None,
     rank: int,
-    settings: Settings,
+    reading: Reading,
     multiple: bool,
     id_columns: list[str],
     line_break: str | None,
@@ -349,25 +349,25 @@ def _read_table(
 ) -> Any:
     from pyspark.sql import functions as F
 
-    frame = _table_reader(session, path, kind, settings.delimiter, line_break, dataset)
+    frame = _table_reader(session, path, kind, reading.delimiter, line_break, dataset)
     columns = frame.columns
     if not columns and (dataset is not None or not frame.isEmpty()):  # lines of `{}`, a dataset of no files
-        raise InputError(f"{path}: no text column {settings.text_column!r}; columns are none")
+        raise InputError(f"{path}: no text column {reading.text_column!r}; columns are none")
     if not columns:  # a zero-byte file, or JSON lines that are blank: an empty table, as on DuckDB
         id_type = "string" if multiple else "bigint"
-        keyed = ", key double" if settings.keep_by is not None else ""
+        keyed = ", key double" if reading.keep_by is not None else ""
         return session.createDataFrame([], EMPTY_TABLE.format(id_type=id_type) + keyed)
     listed = ", ".join(map(repr, columns))
-    if settings.text_column not in columns:
-        raise InputError(f"{path}: no text column {settings.text_column!r}; columns are {listed}")
-    if settings.id_column is not None and settings.id_column not in columns:
-        raise InputError(f"{path}: no id column {settings.id_column!r}; columns are {listed}")
+    if reading.text_column not in columns:
+        raise InputError(f"{path}: no text column {reading.text_column!r}; columns are {listed}")
+    if reading.id_column is not None and reading.id_column not in columns:
+        raise InputError(f"{path}: no id column {reading.id_column!r}; columns are {listed}")
     types = dict(frame.dtypes)
-    text_type = types[settings.text_column]
+    text_type = types[reading.text_column]
     if text_type not in ("string", "binary"):
-        raise InputError(f"{path}: text column {settings.text_column!r} has type {text_type}, expected strings")
+        raise InputError(f"{path}: text column {reading.text_column!r} has type {text_type}, expected strings")
     csv = is_delimited(kind)
-    id_name = settings.id_column if settings.id_column is not None else ("id" if "id" in columns else None)
+    id_name = reading.id_column if reading.id_column is not None else ("id" if "id" in columns else None)
     if id_name is not None:
         _check_id_values(frame, path, id_name, csv)  # NaN ids: the error DuckDB gives
         id_type = types[id_name]
@@ -387,9 +387,9 @@ def _read_table(
     else:
         ids = F.lit(None).cast("string" if multiple else "bigint")
         prefix = F.lit(path + ":" if multiple else None).cast("string")
-    keep_by = settings.keep_by_column
+    keep_by = reading.keep_by_column
     key_column = [] if keep_by is None else [_keys(frame, path, keep_by, csv).alias("key")]
-    text = F.col(settings.text_column)
+    text = F.col(reading.text_column)
     # A text that is not UTF-8 goes on as its bytes (content), decoded as Latin-1 as a text file is
     # (dedup.formats, latin1_cells): a CSV's cells (read as ISO-8859-1, so encode() gives their
     # bytes back), a Parquet binary column, or a Parquet string that is not valid UTF-8.
@@ -578,7 +578,7 @@ class DatasetPlan:
     skipped: list[tuple[str, str]]
 
 
-def _local_dataset(engine: Any, path: str, settings: Settings) -> DatasetPlan | None:
+def _local_dataset(engine: Any, path: str, reading: Reading) -> DatasetPlan | None:
     """A Parquet dataset folder on the driver's disk, listed once by dedup.corpus.tables.list_dataset
     (Spark's own discovery follows folder links: a `loop -> ..` link read every part 40 times; and
     given a file:/ path it left out the parts in a subfolder), but for the files Spark cannot open (a
@@ -591,7 +591,7 @@ def _local_dataset(engine: Any, path: str, settings: Settings) -> DatasetPlan | 
         return path_id(Path(path) / Path(file).relative_to(local))
 
     listing = list_dataset(Path(local))
-    check_dataset(Path(local), listing.files, settings.text_column, settings.id_column, shown)  # as on DuckDB
+    check_dataset(Path(local), listing.files, reading.text_column, reading.id_column, shown)  # as on DuckDB
     return DatasetPlan(local, listing.files, [(left.source, left.reason) for left in listing.skipped(shown)])
 
 
