@@ -23,7 +23,7 @@ from .corpus import FileStamp, Read, digest_tables, duplicate_id, read_by_python
 from .engines import Engine, engine_kind
 from .errors import UsageError
 from .reports import Progress
-from .settings import Settings
+from .settings import EngineOptions, Reading
 from .sqlfiles import query, tables_needed
 from .stages import Plan
 from .wording import counted
@@ -42,16 +42,23 @@ class Loaded:
         return self.loaded + self.skipped.num_rows
 
 
-def open_inputs(settings: Settings, progress: Progress, documents: pa.Table | None = None) -> Inputs:
-    """The run's inputs (settings.inputs, or the documents given in memory) as its engine reads them;
+def open_inputs(
+    reading: Reading,
+    where: EngineOptions,
+    progress: Progress,
+    documents: pa.Table | None = None,
+    *,
+    copy_to: Path | None = None,
+    replace: bool = False,
+) -> Inputs:
+    """The run's inputs (reading.inputs, or the documents given in memory) as its engine (where.engine)
+    reads them; copy_to: --write-deduplicated; replace: --replace (a kept database may lose documents);
     documents in memory are refused on an engine that reads paths itself."""
-    if engine_kind(settings.engine).reads_paths:
+    if engine_kind(where.engine).reads_paths:
         if documents is not None:
-            raise UsageError(
-                f"engine='{settings.engine.value}' reads paths (its own readers); give inputs, not documents"
-            )
-        return ReadByEngine(settings, progress)
-    return ReadByPython(settings, progress, documents)
+            raise UsageError(f"engine='{where.engine.value}' reads paths (its own readers); give inputs, not documents")
+        return ReadByEngine(reading, where, progress, copy_to=copy_to, replace=replace)
+    return ReadByPython(reading, where, progress, documents, copy_to=copy_to, replace=replace)
 
 
 class Inputs:
@@ -61,11 +68,19 @@ class Inputs:
     the engine opens (it chooses the run's database), else None; `files_read`: the files whose
     state the run's record keeps (dedup.records)."""
 
-    def __init__(self, settings: Settings, progress: Progress) -> None:
-        self.settings = settings
+    def __init__(
+        self,
+        reading: Reading,
+        where: EngineOptions,
+        progress: Progress,
+        *,
+        copy_to: Path | None = None,
+        replace: bool = False,
+    ) -> None:
+        self.reading, self.where, self.copy_to, self.replace = reading, where, copy_to, replace
         self.progress = progress
         self.started = time.perf_counter()
-        self.files_read = settings.files_read
+        self.files_read = reading.files_read
 
     @property
     def text_bytes(self) -> int | None:
@@ -77,27 +92,27 @@ class Inputs:
     def load(self, engine: Engine, plan: Plan) -> Loaded:
         """Register raw_documents and raw_skipped on the engine. Refused when the inputs lack
         documents that the kept database (--db) holds, unless --replace."""
-        settings = self.settings
-        if settings.db is not None:  # a DuckDB database file (--db is DuckDB's option)
+        db = self.where.db
+        if db is not None:  # a DuckDB database file (--db is DuckDB's option)
             tables, stages = engine.fetch_rows(query("foreign_tables", dialect=engine.dialect))[0]
             if tables and not stages:
                 raise UsageError(
-                    f"{settings.db} is a DuckDB database that dedup did not make ({tables} tables, none of them "
+                    f"{db} is a DuckDB database that dedup did not make ({tables} tables, none of them "
                     "`stages`): give a new file as --db"
                 )
         loaded = self.register(engine, plan)
-        if settings.keep_by is not None:  # the keys the survivor rules order by (dedup.keep_by)
+        if self.reading.keep_by is not None:  # the keys the survivor rules order by (dedup.keep_by)
             engine.create_table("document_keys", query("document_keys", dialect=engine.dialect))
-        elif settings.db is not None and engine.has_table("document_keys"):  # a kept database's, read by another rule
+        elif db is not None and engine.has_table("document_keys"):  # a kept database's, read by another rule
             engine.drop_table("document_keys")
         indexed = [table for table in tables_needed("dropped_documents") if table != "raw_documents"]
-        if settings.db is not None and not settings.replace_documents and all(map(engine.has_table, indexed)):
+        if db is not None and not self.replace and all(map(engine.has_table, indexed)):
             # a kept database never loses documents silently
             dropped, examples = engine.fetch_rows(plan.query("dropped_documents"))[0]
             if dropped:
                 shown = ", ".join(repr(e) for e in examples) + (", ..." if dropped > len(examples) else "")
                 raise UsageError(
-                    f"{settings.db} holds {counted(dropped, 'document')} that these inputs do not ({shown}); a run "
+                    f"{db} holds {counted(dropped, 'document')} that these inputs do not ({shown}); a run "
                     "would drop them: give --replace to rebuild it from these inputs alone, use `dedup add` to add "
                     "documents to it, or give another --db"
                 )
@@ -108,7 +123,7 @@ class Inputs:
 
     def write_copy(self, engine: Engine) -> None:
         """--write-deduplicated: the input without the documents that the built clusters drop."""
-        assert self.settings.write_deduplicated is None, "refused with this engine by dedup.options"
+        assert self.copy_to is None, "refused with this engine by dedup.options"
 
     def close(self) -> None:
         """Remove what reading left behind; never fails."""
@@ -120,8 +135,17 @@ class ReadByPython(Inputs):
     it is read (dedup.corpus.spool). With --write-deduplicated the input is stamped before it is
     read and the copy is kept only if it still matches (dedup.corpus.stamp)."""
 
-    def __init__(self, settings: Settings, progress: Progress, documents: pa.Table | None = None) -> None:
-        super().__init__(settings, progress)
+    def __init__(
+        self,
+        reading: Reading,
+        where: EngineOptions,
+        progress: Progress,
+        documents: pa.Table | None = None,
+        *,
+        copy_to: Path | None = None,
+        replace: bool = False,
+    ) -> None:
+        super().__init__(reading, where, progress, copy_to=copy_to, replace=replace)
         self.documents = documents
         self.stamp: tuple[FileStamp, ...] | None = None
         self.taken: Read | None = None
@@ -134,10 +158,10 @@ class ReadByPython(Inputs):
         return self.taken.text_bytes
 
     def read(self) -> None:
-        if self.settings.write_deduplicated is not None:  # what the input holds before it is read
-            self.stamp = stamp_input(self.settings.inputs[0])
+        if self.copy_to is not None:  # what the input holds before it is read
+            self.stamp = stamp_input(self.reading.inputs[0])
         self.progress.start("read")
-        self.taken = read_by_python(self.settings.reading, self.documents, spool_folder(self.settings))
+        self.taken = read_by_python(self.reading, self.documents, spool_folder(self.where))
 
     def register(self, engine: Engine, plan: Plan) -> Loaded:
         read = self.taken
@@ -155,15 +179,15 @@ class ReadByPython(Inputs):
         return Loaded(raw.num_rows, skipped, read.latin1, digest_tables(raw, skipped), read.notes)
 
     def write_copy(self, engine: Engine) -> None:
-        out = self.settings.write_deduplicated
+        out = self.copy_to
         if out is None:
             return
         from .corpus import write_deduplicated_input
         from .index import clusters
 
         # a --lines copy drops lines by number: with --ids, the ids are other names for them
-        dropped = clusters.dropped_positions(engine) if self.settings.lines else clusters.dropped_ids(engine)
-        write_deduplicated_input(self.settings.reading, out, dropped, self.stamp)
+        dropped = clusters.dropped_positions(engine) if self.reading.lines else clusters.dropped_ids(engine)
+        write_deduplicated_input(self.reading, out, dropped, self.stamp)
 
     def close(self) -> None:
         if self.taken is not None:  # the engine that read its spool is closed
@@ -176,7 +200,7 @@ class ReadByEngine(Inputs):
     def register(self, engine: Engine, plan: Plan) -> Loaded:
         self.progress.start("read")
         self.started = time.perf_counter()  # the engine's start-up is not reading
-        ids_from_columns, notes = engine.read_inputs(self.settings.reading)
+        ids_from_columns, notes = engine.read_inputs(self.reading)
         if ids_from_columns:  # every stage takes the ids to be unique, as DuckDB's reading checks
             check_unique_ids(engine, plan)
         digest = engine.fetch_rows(plan.query("spark_input_digest"))[0]
@@ -186,12 +210,12 @@ class ReadByEngine(Inputs):
         return Loaded(int(digest[1]), skipped, latin1, inputs_digest, notes)
 
 
-def spool_folder(settings: Settings) -> Path | None:
+def spool_folder(where: EngineOptions) -> Path | None:
     """Where a large input is written as it is read: --temp-dir, else beside --db, else the system's
     temporary folder (as the engine spills)."""
-    if settings.temp_dir is not None:
-        return settings.temp_dir
-    return settings.db.parent if settings.db is not None else None
+    if where.temp_dir is not None:
+        return where.temp_dir
+    return where.db.parent if where.db is not None else None
 
 
 def check_unique_ids(engine: Engine, plan: Plan) -> None:

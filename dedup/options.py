@@ -28,7 +28,10 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
     for option, path in _paths_given(settings):
         check_not_a_loop(path, option)
     kind = engine_kind(settings.engine)
-    kind.check(settings)  # the options that go with another engine, or that this one lacks
+    for refused in kind.refusals(lambda field: getattr(settings, field)):  # another engine's, or lacking
+        raise UsageError(refused)
+    if kind.check_more is not None:
+        kind.check_more(settings.engine_options)
     if not kind.reads_paths and not in_memory:  # an engine that reads paths checks them as it reads them
         id_column, text_column = given.get("id_column"), given.get("text_column")
         check_column_options(settings.inputs, settings.lines, id_column, text_column, settings.delimiter)

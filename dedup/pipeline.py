@@ -78,7 +78,14 @@ def execute(
     listed, rule, exports = settings.pairs, clusters_rule(settings), settings.exports
     progress = progress or Progress()
     started = datetime.now(UTC)
-    inputs = open_inputs(settings, progress, documents)
+    inputs = open_inputs(
+        settings.reading,
+        settings.engine_options,
+        progress,
+        documents,
+        copy_to=settings.write_deduplicated,
+        replace=settings.replace_documents,
+    )
     try:
         inputs.read()  # before the database opens, where dedup reads them: their size chooses it
         plan = compile_run(settings.sketch, settings.options(), settings.duckdb_memory_bytes, settings.engine)
@@ -87,7 +94,7 @@ def execute(
             rows=settings.banding.rows,
             detection_probability=settings.detection_probability,
         )
-        with run_engine(settings, session, is_small(inputs.text_bytes, settings)) as engine:
+        with run_engine(settings.engine_options, session, is_small(inputs.text_bytes, settings)) as engine:
             if on_open is not None:
                 on_open(engine)
             progress.attach(engine)

@@ -124,6 +124,26 @@ class Reading:
         return (*self.inputs, *((self.ids_file,) if self.ids_file is not None else ()))
 
 
+@dataclass(frozen=True)
+class EngineOptions:
+    """Where and on what a run works (Settings.engine_options): the engine, the database kept, the
+    limits of DuckDB, and Spark's master, settings and work folder, checked by Settings."""
+
+    engine: EngineName = EngineName.duckdb
+    db: Path | None = None
+    threads: int | None = None
+    memory_limit: str | None = None
+    temp_dir: Path | None = None
+    master: str | None = None
+    spark_conf: tuple[tuple[str, str], ...] = ()
+    work_dir: str | None = None
+
+    @property
+    def duckdb_memory_bytes(self) -> int | None:
+        """DuckDB's share of --memory-limit, in bytes (see DUCKDB_SHARE)."""
+        return duckdb_memory_bytes(self.memory_limit)
+
+
 STDOUT = Path("-")  # `--output -`: the pairs printed, as without --output
 
 # The options that define a run's result, recorded in its runs table (an index keeps them).
@@ -323,6 +343,20 @@ class Settings:
     def detection_probability(self) -> float:
         """P(a pair at exactly the threshold becomes a candidate) with these options."""
         return self.sketch.detection_probability
+
+    @property
+    def engine_options(self) -> EngineOptions:
+        """The part of the options that says where and on what the run works."""
+        return EngineOptions(
+            self.engine,
+            self.db,
+            self.threads,
+            self.memory_limit,
+            self.temp_dir,
+            self.master,
+            self.spark_conf,
+            self.work_dir,
+        )
 
     @property
     def reading(self) -> Reading:

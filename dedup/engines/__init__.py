@@ -25,13 +25,13 @@ The interface:
   KeyboardInterrupt (Ctrl-C, interrupt()); no engine-specific exception escapes.
 - `EngineKind` (kinds.py, `engine_kind(name)`): what a run does differently on each engine, and
   which options go with it, asked by the rest of dedup instead of comparing engine names.
-- `run_engine(settings, session=None, small=False)`: the engine a run works on, by `settings.engine`:
-  DuckDB on `--db` (or a temporary database; in memory for a small run without --db), or Spark on
-  a session (the given one, or a new one that it stops) with the stage tables under `--work-dir`
-  (or a temporary folder).
-- `open_engine(path, settings=None, read_only=False, in_memory=False)`: the DuckDB engine for a
+- `run_engine(options, session=None, small=False)`: the engine a run works on, by its
+  `Settings.engine_options`: DuckDB on `--db` (or a temporary database; in memory for a small run
+  without --db), or Spark on a session (the given one, or a new one that it stops) with the stage
+  tables under `--work-dir` (or a temporary folder).
+- `open_engine(path, limits=None, read_only=False, in_memory=False)`: the DuckDB engine for a
   database file (or an in-memory database when path is None or in_memory, spilling where the file's
-  would) with the user's limits (a run's Settings, or a command's Limits). `engine_for(dialect)` is the
+  would) with the user's limits (a run's EngineOptions, or a command's Limits). `engine_for(dialect)` is the
   class, for what needs no database (show-sql).
 - `DuckDBEngine` (duckdb.py) is the only module of dedup that imports duckdb.
 """
@@ -49,7 +49,7 @@ from .kinds import EngineKind, engine_kind
 from .protocol import Checkpoints, Engine
 
 if TYPE_CHECKING:
-    from ..settings import Limits, Settings
+    from ..settings import EngineOptions, Limits
     from .duckdb import DuckDBEngine
 
 __all__ = [
@@ -65,10 +65,10 @@ __all__ = [
 ]
 
 
-def temp_directory(path: Path, settings: Settings | Limits | None) -> Path:
+def temp_directory(path: Path, limits: EngineOptions | Limits | None) -> Path:
     """Where an engine spills: --temp-dir, or a folder next to the database (`<db>.tmp`)."""
-    if settings is not None and settings.temp_dir is not None:
-        return settings.temp_dir
+    if limits is not None and limits.temp_dir is not None:
+        return limits.temp_dir
     return path.parent / f"{path.name}.tmp"  # `--db .` has no name (refused as a folder when it opens)
 
 
@@ -82,21 +82,21 @@ def engine_for(dialect: str) -> type[DuckDBEngine]:
 
 def open_engine(
     path: Path | None,
-    settings: Settings | Limits | None = None,
+    limits: EngineOptions | Limits | None = None,
     read_only: bool = False,
     *,
     in_memory: bool = False,
     sealed: bool = False,
 ) -> Engine:
-    """An engine on the database at `path` (in memory if None), with the settings' limits if given.
+    """An engine on the database at `path` (in memory if None), with the limits if given.
     in_memory: the database lives in memory though a path is given (a run without --db on a small
     corpus); it spills where a database at `path` would. sealed: no file but the database can be
     read or written by any statement (for the user's own SQL, see DuckDBEngine.open)."""
     from .duckdb import DuckDBEngine
 
-    spill = temp_directory(path, settings) if settings is not None and path is not None else None
-    threads = settings.threads if settings is not None else None
-    memory_bytes = settings.duckdb_memory_bytes if settings is not None else None
+    spill = temp_directory(path, limits) if limits is not None and path is not None else None
+    threads = limits.threads if limits is not None else None
+    memory_bytes = limits.duckdb_memory_bytes if limits is not None else None
     memory_limit = f"{memory_bytes}B" if memory_bytes is not None else None
     return DuckDBEngine.open(
         None if in_memory else path,
@@ -109,21 +109,21 @@ def open_engine(
 
 
 @contextmanager
-def run_engine(settings: Settings, session: Any = None, small: bool = False) -> Iterator[Engine]:
-    """The engine of a run by settings.engine, closed (and its temporary places removed) after.
+def run_engine(options: EngineOptions, session: Any = None, small: bool = False) -> Iterator[Engine]:
+    """The engine of a run by options.engine, closed (and its temporary places removed) after.
     small: a DuckDB run without --db keeps its tables in memory (no database file to write, sync
     at each stage's commit and checkpoint at close); a larger one gets a temporary file, whose
     compressed tables keep a large run's memory and spill bounded."""
-    if settings.engine == "duckdb":
+    if options.engine == "duckdb":
         with ExitStack() as cleanup:
-            path = settings.db
+            path = options.db
             if path is None:  # a temporary database, removed with its folder (in memory if small)
                 path = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="dedup-"))) / "run.duckdb"
-            engine = open_engine(path, settings, in_memory=small and settings.db is None)
+            engine = open_engine(path, options, in_memory=small and options.db is None)
             cleanup.callback(engine.close)
             yield engine
         return
     from .spark.engine import spark_engine
 
-    with spark_engine(settings, session) as spark:
+    with spark_engine(options, session) as spark:
         yield spark

@@ -4,7 +4,7 @@ go with which engine (`EngineKind.check`, called when the options are built)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,26 +41,25 @@ class EngineKind:
     options: tuple[tuple[str, str], ...] = ()
     instead: str = ""
     unsupported: tuple[tuple[str, str, str], ...] = ()
-    check_more: Callable[[Any], None] | None = None
+    check_more: Callable[[Any], None] | None = None  # on the run's EngineOptions
 
-    def check(self, settings: Any) -> None:
-        """Refuse the options (a Settings) that this engine does not take, in one line each."""
+    def refusals(self, given: Callable[[str], object]) -> Iterator[str]:
+        """Why each option given (by its Settings field name) is refused on this engine: the
+        options of another engine, then those this one lacks. dedup.options raises the first."""
         for other in KINDS.values():
             for field, flag in other.options if other is not self else ():
-                if getattr(settings, field) not in (None, ()):
-                    raise UsageError(f"{flag} is for the {other.title} engine (--engine {other.name}){self.instead}")
+                if given(field) not in (None, ()):
+                    yield f"{flag} is for the {other.title} engine (--engine {other.name}){self.instead}"
         for field, flag, why in self.unsupported:
-            if getattr(settings, field) not in (None, False):
-                raise UsageError(f"{flag} is not supported with --engine {self.name}{why}")
-        if self.check_more is not None:
-            self.check_more(settings)
+            if given(field) not in (None, False):
+                yield f"{flag} is not supported with --engine {self.name}{why}"
 
 
-def _check_spark(settings: Any) -> None:
-    local = settings.master is None or settings.master.startswith("local")  # Spark in this process's JVM
-    if settings.work_dir is None and not local:  # a temporary folder serves a local master only
+def _check_spark(options: Any) -> None:
+    local = options.master is None or options.master.startswith("local")  # Spark in this process's JVM
+    if options.work_dir is None and not local:  # a temporary folder serves a local master only
         raise UsageError(
-            f"--engine spark on {settings.master} needs --work-dir DIR (where the stage tables are written)"
+            f"--engine spark on {options.master} needs --work-dir DIR (where the stage tables are written)"
         )
 
 

@@ -27,7 +27,7 @@ from ..protocol import Engine
 from .tables import split_tables
 
 if TYPE_CHECKING:
-    from ...settings import Reading, Settings
+    from ...settings import EngineOptions, Reading
     from .markers import StageMarkers
 
 PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -131,15 +131,15 @@ def check_java() -> None:
 
 
 @contextmanager
-def spark_engine(settings: Settings, session: Any = None) -> Iterator[SparkEngine]:
-    """A Spark engine on the given session (left running) or a new one from the settings (stopped
-    after, unless a session was already active), writing under settings.work_dir (a temporary
+def spark_engine(options: EngineOptions, session: Any = None) -> Iterator[SparkEngine]:
+    """A Spark engine on the given session (left running) or a new one from the options (stopped
+    after, unless a session was already active), writing under options.work_dir (a temporary
     folder if None)."""
     own = session is None and _active_session() is None
     if session is None:
-        session = new_session(settings.master, dict(settings.spark_conf))
+        session = new_session(options.master, dict(options.spark_conf))
     try:
-        with _work_dir(settings.work_dir) as work_dir:
+        with _work_dir(options.work_dir) as work_dir:
             engine = SparkEngine(session, work_dir)
             with translated():  # a file system that cannot be reached, as one line
                 engine.claim_work_dir()
