@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .banding import Banding, candidate_probability, choose_banding
 from .choices import EngineName, ExportKind, Keep, Method, PairsListed, Resolve, ShingleType, choose, values
@@ -143,6 +143,8 @@ class EngineOptions:
         """DuckDB's share of --memory-limit, in bytes (see DUCKDB_SHARE)."""
         return duckdb_memory_bytes(self.memory_limit)
 
+
+Part = TypeVar("Part", Sketch, Reading, EngineOptions)
 
 STDOUT = Path("-")  # `--output -`: the pairs printed, as without --output
 
@@ -347,39 +349,21 @@ class Settings:
     @property
     def engine_options(self) -> EngineOptions:
         """The part of the options that says where and on what the run works."""
-        return EngineOptions(
-            self.engine,
-            self.db,
-            self.threads,
-            self.memory_limit,
-            self.temp_dir,
-            self.master,
-            self.spark_conf,
-            self.work_dir,
-        )
+        return self._part(EngineOptions)
 
     @property
     def reading(self) -> Reading:
         """The part of the options that says how the inputs are read."""
-        return Reading(
-            self.inputs,
-            self.lines,
-            self.id_column,
-            self.text_column,
-            self.include_hidden,
-            self.strip_html,
-            self.delimiter,
-            self.follow_links,
-            self.ids_file,
-            self.keep_by,
-        )
+        return self._part(Reading)
 
     @property
     def sketch(self) -> Sketch:
         """The part of the options that defines the pairs."""
-        return Sketch(
-            self.threshold, self.shingle_type, self.shingle_size, self.num_perm, self.seed, self.method, self.banding
-        )
+        return self._part(Sketch)
+
+    def _part(self, part: type[Part]) -> Part:
+        """A part of the options: its fields, as this run's fields of the same names."""
+        return part(**{field.name: getattr(self, field.name) for field in dataclasses.fields(part)})
 
     def options(self) -> dict[str, object]:
         """The options that define the result, as recorded in the runs table (RECORDED)."""
