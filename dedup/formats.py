@@ -34,12 +34,23 @@ class Spec:
     # definition (RFC 8259), and Spark's reader cannot give its bytes back: an error.
     latin1_cells: tuple[str, ...] = ()
     delimiter: str | None = None  # a delimited text table: its separator unless --delimiter
+    # the format whose Spark reader reads it (its options: dedup.engines.spark.read._table_reader);
+    # None: Spark has no reader of it, and an input of it is refused with --engine spark
+    spark_reader: Format | None = None
 
 
 SPECS = {
     spec.format: spec
     for spec in (
-        Spec(Format.parquet, (".parquet",), table_input=True, output=True, export=True, latin1_cells=("text",)),
+        Spec(
+            Format.parquet,
+            (".parquet",),
+            table_input=True,
+            output=True,
+            export=True,
+            latin1_cells=("text",),
+            spark_reader=Format.parquet,
+        ),
         Spec(
             Format.csv,
             (".csv",),
@@ -49,9 +60,26 @@ SPECS = {
             compressible=True,
             latin1_cells=("text", "id"),
             delimiter=",",
+            spark_reader=Format.csv,
         ),
-        Spec(Format.tsv, (".tsv",), table_input=True, compressible=True, latin1_cells=("text", "id"), delimiter="\t"),
-        Spec(Format.jsonl, (".jsonl", ".ndjson"), table_input=True, output=True, export=True, compressible=True),
+        Spec(
+            Format.tsv,
+            (".tsv",),
+            table_input=True,
+            compressible=True,
+            latin1_cells=("text", "id"),
+            delimiter="\t",
+            spark_reader=Format.csv,
+        ),
+        Spec(
+            Format.jsonl,
+            (".jsonl", ".ndjson"),
+            table_input=True,
+            output=True,
+            export=True,
+            compressible=True,
+            spark_reader=Format.jsonl,
+        ),
         Spec(Format.json, (".json",), export=True),
         Spec(Format.txt, (".txt",), export=True),
     )
@@ -83,6 +111,11 @@ def separator(kind: str | None, given: str | None) -> str:
 
 def latin1_cells(kind: str | None) -> tuple[str, ...]:
     return SPECS[Format(kind)].latin1_cells if kind in SPECS else ()
+
+
+def spark_reader(kind: str | None) -> Format | None:
+    """The format whose Spark reader reads a table of `kind` (see Spec.spark_reader)."""
+    return SPECS[Format(kind)].spark_reader if kind in SPECS else None
 
 
 def compressible(kind: str | None) -> bool:

@@ -44,7 +44,7 @@ from ...corpus import (
     walk_folder,
 )
 from ...errors import InputError, UsageError
-from ...formats import PARQUET, SUFFIX, Format, is_delimited
+from ...formats import PARQUET, SUFFIX, Format, is_delimited, spark_reader
 from ...keep_by import KeepBy
 from ...names import is_utf8
 from ...settings import Reading
@@ -500,9 +500,12 @@ def _table_reader(
 
             return session.createDataFrame([], StructType())
         return session.read.option("basePath", _literal(dataset.root)).parquet(*map(_literal, dataset.files))
-    if kind == PARQUET:
+    reader = spark_reader(kind)
+    if reader is None:
+        raise InputError(f"{path}: Spark has no reader of {kind} tables: use --engine duckdb")
+    if reader == PARQUET:
         return session.read.parquet(_literal(path))
-    if is_delimited(kind):
+    if reader == Format.csv:
         from pyspark.sql import functions as F
 
         # Every cell is the text it holds, as the DuckDB engine reads it (dedup/corpus/columns.py): no
