@@ -176,7 +176,24 @@ def test_keep_by_on_a_folder_is_a_usage_error(tmp_path):
     (tmp_path / "a.txt").write_text(BASE)
     done = runner.invoke(app, ["run", str(tmp_path), "--keep-by", "split=test", "-q"])
     assert done.exit_code == 2
-    assert "--keep-by reads a column of a table input" in done.stderr
+    assert "--keep-by split=test reads a column of a table input" in done.stderr
+
+
+def test_adding_a_folder_to_an_index_kept_by_a_column_names_the_rule(tmp_path):
+    db = tmp_path / "index.duckdb"
+    done = runner.invoke(
+        app, ["run", str(reviews(tmp_path, ".parquet")), "--db", str(db), "--keep-by", "split=test", "-q"]
+    )
+    assert done.exit_code == 0, done.output
+    folder = tmp_path / "more"
+    folder.mkdir()
+    (folder / "a.txt").write_text(BASE)
+    done = runner.invoke(app, ["add", str(db), str(folder)])
+    assert done.exit_code == 2
+    assert (
+        f"--keep-by split=test reads a column of a table input (Parquet, CSV, JSON lines); {folder} is not one"
+        in done.stderr
+    )
 
 
 def test_keys_by_the_column_type():

@@ -94,7 +94,10 @@ def read_inputs(reading: Reading, spool: Spool | None = None) -> Corpus:
     check_distinct_inputs(inputs)
     for path in inputs:
         if corpus.keep_by is not None and (path == STDIN or not is_table(path, lines)):
-            raise UsageError(f"--keep-by reads a column of a table input (Parquet, CSV, JSON lines); {path} is not one")
+            raise UsageError(
+                f"--keep-by {corpus.keep_by} reads a column of a table input (Parquet, CSV, JSON lines); "
+                f"{path} is not one"
+            )
         if path == STDIN:  # one document per line, as --lines reads a file
             read_lines(corpus, path, prefix="-" if prefixed else None, data=sys.stdin.buffer.read())
             continue

@@ -204,7 +204,9 @@ def _read_input(
 
     kind, table_kind = _kind(engine, path, reading)
     if reading.keep_by is not None and kind != "table":
-        raise UsageError(f"--keep-by reads a column of a table input (Parquet, CSV, JSON lines); {path} is not one")
+        raise UsageError(
+            f"--keep-by {reading.keep_by} reads a column of a table input (Parquet, CSV, JSON lines); {path} is not one"
+        )
     fs, hadoop_path = engine._filesystem(path)
     hidden = path.rstrip("/").rsplit("/", 1)[-1].startswith(HIDDEN_PREFIXES)
     if hidden and not fs.getFileStatus(hadoop_path).isDirectory():
