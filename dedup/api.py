@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from .choices import Keep, Resolve
-    from .index.audit import Audit
     from .index.explain import Explanation
+    from .recall import Audit
 
 Inputs = Any  # a path, a list of paths, or documents (see dedup.documents.as_table)
 

@@ -69,7 +69,7 @@ class AuditFormat(StrEnum):
     """How `dedup audit` prints what it measured."""
 
     table = "table"  # lines to read, then the missed pairs as a table
-    json = Format.json  # one JSON object (dedup.index.audit.Audit.as_dict)
+    json = Format.json  # one JSON object (dedup.recall.Audit.as_dict)
 
 
 class EngineName(StrEnum):

@@ -12,7 +12,7 @@ from .banding import COMPLETE_ENOUGH
 
 if TYPE_CHECKING:
     from .engines import Engine
-    from .index.audit import Audit
+    from .recall import Audit
 
 
 @dataclass

@@ -12,7 +12,7 @@ from conftest import REPO
 from typer.testing import CliRunner
 
 from dedup.cli import app
-from dedup.index.audit import wilson
+from dedup.recall import wilson
 
 runner = CliRunner()
 

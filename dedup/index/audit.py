@@ -10,104 +10,19 @@ share a sampled document are not independent, so read it as a guide, not a guara
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any
 
 import pyarrow as pa
 
 from ..engines import Engine
 from ..errors import UsageError
+from ..recall import Audit, Pair
 from ..sqlfiles import fragment, query
 
-Z95 = 1.959963984540054  # the standard normal's 97.5 % quantile
 WORK = ("audit_shingles", "audit_prefixes", "audit_candidates", "audit_true_pairs")
-
-
-@dataclass(frozen=True)
-class Pair:
-    id_a: object
-    id_b: object
-    jaccard: float
-
-
-@dataclass(frozen=True)
-class Audit:
-    """What `dedup audit` measured (`as_dict` is its JSON)."""
-
-    threshold: float
-    documents: int  # in the index
-    seed: int
-    sample: list[object]  # the sampled ids, in doc_id order
-    true_pairs: int  # pairs >= threshold with a sampled document, by exact search
-    found_pairs: int  # of those, in the index's pairs
-    missed: list[Pair] = field(default_factory=list)  # the others, by Jaccard, highest first
-    extra: int = 0  # index pairs of a sampled document that the exact search did not find (0)
-    seconds: float = 0.0
-
-    @property
-    def recall(self) -> float | None:
-        return self.found_pairs / self.true_pairs if self.true_pairs else None
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson(self.found_pairs, self.true_pairs)
-
-    def as_dict(self) -> dict[str, Any]:
-        low, high = self.interval
-        return {
-            "threshold": self.threshold,
-            "documents": self.documents,
-            "seed": self.seed,
-            "sample": self.sample,
-            "true_pairs": self.true_pairs,
-            "found_pairs": self.found_pairs,
-            "recall": self.recall,
-            "recall_low": low,
-            "recall_high": high,
-            "interval": "Wilson score, 95 %",
-            "missed": [{"id_a": p.id_a, "id_b": p.id_b, "jaccard": p.jaccard} for p in self.missed],
-            "extra": self.extra,
-            "seconds": round(self.seconds, 3),
-        }
-
-    def recorded(self) -> dict[str, Any]:
-        """What the runs table keeps of it (the counts, not the ids)."""
-        low, high = self.interval
-        return {
-            "sample": len(self.sample),
-            "seed": self.seed,
-            "true_pairs": self.true_pairs,
-            "found_pairs": self.found_pairs,
-            "recall": self.recall,
-            "recall_low": low,
-            "recall_high": high,
-        }
-
-    def summary(self) -> str:
-        """One line, as `dedup run --audit` prints it."""
-        low, high = self.interval
-        recall = "-" if self.recall is None else f"{self.recall:.4f} (95 % {low:.4f}-{high:.4f}, Wilson)"
-        return (
-            f"audit: recall {recall}: {self.found_pairs:,} of {self.true_pairs:,} pairs >= {self.threshold:g} of "
-            f"{len(self.sample):,} sampled documents found (exact search, seed {self.seed}, {self.seconds:.2f} s)"
-        )
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for a proportion (0, 1 when there are no trials)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exactly, where rounding leaves 1e-16
-    return low, 1.0 if successes == trials else min(1.0, centre + half)
 
 
 def audit(engine: Engine, threshold: float, sample: int, seed: int = 0) -> Audit:
