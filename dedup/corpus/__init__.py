@@ -20,7 +20,6 @@ from .tables import (
     check_column_options,
     check_dataset,
     check_json_lines,
-    csv_delimiter,
     list_dataset,
     table_format,
 )
@@ -44,7 +43,6 @@ __all__ = [
     "check_distinct_inputs",
     "check_json_lines",
     "check_target",
-    "csv_delimiter",
     "decode",
     "digest_tables",
     "duplicate_id",

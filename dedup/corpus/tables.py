@@ -198,18 +198,13 @@ PART_BYTES = SPOOL_BYTES // 4
 PART_ROWS = 65_536
 
 
-def csv_delimiter(kind: str | None, given: str | None) -> str:
-    """A CSV/TSV's field separator: --delimiter, else its format's (dedup.formats; both engines)."""
-    return separator(kind, given)
-
-
-def table_parts(path: Path, separator: str | None = None, dataset: DatasetListing | None = None) -> Iterator[pa.Table]:
+def table_parts(path: Path, delimiter: str | None = None, dataset: DatasetListing | None = None) -> Iterator[pa.Table]:
     """A table's rows in parts: a CSV or TSV, a JSON lines file, a Parquet dataset folder (the files
     of `dataset` when the caller listed it) or file."""
     kind = PARQUET if dataset is not None else table_format(path)
     try:
         if is_delimited(kind):
-            yield from _csv_parts(path, csv_delimiter(kind, separator))
+            yield from _csv_parts(path, separator(kind, delimiter))  # --delimiter, else the format's
         elif kind == Format.jsonl:
             yield from _json_parts(path)
         elif path.is_dir():

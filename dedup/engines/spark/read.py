@@ -33,7 +33,6 @@ from ...corpus import (
     check_dataset,
     check_distinct_inputs,
     check_json_lines,
-    csv_delimiter,
     list_dataset,
     mac_lines_note,
     nan_ids,
@@ -44,7 +43,7 @@ from ...corpus import (
     walk_folder,
 )
 from ...errors import InputError, UsageError
-from ...formats import PARQUET, SUFFIX, Format, is_delimited, spark_reader
+from ...formats import PARQUET, SUFFIX, Format, is_delimited, separator, spark_reader
 from ...keep_by import KeepBy
 from ...names import is_utf8
 from ...settings import Reading
@@ -280,7 +279,7 @@ def _read_input(
     line_break = None
     if is_delimited(table_kind):  # what both engines refuse alike, checked on the driver
         with engine.open_bytes(path) as data:
-            delimiter = csv_delimiter(table_kind, reading.delimiter)
+            delimiter = separator(table_kind, reading.delimiter)
             layout = check_csv(path, data, delimiter, compressed=path.lower().endswith(COMPRESSED))
         if layout.crlf_in_value_line is not None:
             raise InputError(
@@ -523,7 +522,7 @@ def _table_reader(
             multiLine=True,
             inferSchema=False,
             escape='"',
-            sep=csv_delimiter(kind, delimiter),  # --delimiter, as on DuckDB
+            sep=separator(kind, delimiter),  # --delimiter, as on DuckDB
             encoding="ISO-8859-1",
             # a row Spark would pad, cut or read otherwise than pyarrow fails (dedup.corpus.csv_check
             # refuses it before, on both engines): never a row read differently
