@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .corpus import FileStamp, Read, digest_tables, duplicate_id, read_by_python, stamp_input
+from .corpus import FileStamp, Read, copied_input, digest_tables, duplicate_id, read_by_python
 from .engines import Engine, engine_kind
 from .errors import UsageError
 from .reports import Progress
@@ -159,7 +159,7 @@ class ReadByPython(Inputs):
 
     def read(self) -> None:
         if self.copy_to is not None:  # what the input holds before it is read
-            self.stamp = stamp_input(self.reading.inputs[0])
+            self.stamp = copied_input(self.reading).stamp()
         self.progress.start("read")
         self.taken = read_by_python(self.reading, self.documents, spool_folder(self.where))
 
@@ -185,8 +185,8 @@ class ReadByPython(Inputs):
         from .corpus import write_deduplicated_input
         from .index import clusters
 
-        # a --lines copy drops lines by number: with --ids, the ids are other names for them
-        dropped = clusters.dropped_positions(engine) if self.reading.lines else clusters.dropped_ids(engine)
+        by_number = copied_input(self.reading).drops_line_numbers  # a --lines file's lines, named or not
+        dropped = clusters.dropped_positions(engine) if by_number else clusters.dropped_ids(engine)
         write_deduplicated_input(self.reading, out, dropped, self.stamp)
 
     def close(self) -> None:

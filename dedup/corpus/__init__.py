@@ -14,7 +14,7 @@ from .folders import HIDDEN_FILE, HIDDEN_FOLDER, id_path, path_id, walk_folder
 from .lines import STDIN, mac_lines_note, read_names, read_once, refuse_binary_lines
 from .read import Read, check_distinct_inputs, read_by_python, read_documents, read_inputs
 from .spool import digest_tables
-from .stamp import FileStamp, stamp_input
+from .stamp import FileStamp
 from .tables import (
     COMPRESSED,
     check_column_options,
@@ -23,7 +23,7 @@ from .tables import (
     list_dataset,
     table_format,
 )
-from .write import check_target, write_deduplicated_input
+from .write import check_target, copied_input, write_deduplicated_input
 
 __all__ = [
     "BINARY_SKIPPED",
@@ -43,6 +43,7 @@ __all__ = [
     "check_distinct_inputs",
     "check_json_lines",
     "check_target",
+    "copied_input",
     "decode",
     "digest_tables",
     "duplicate_id",
@@ -57,7 +58,6 @@ __all__ = [
     "read_names",
     "read_once",
     "refuse_binary_lines",
-    "stamp_input",
     "table_format",
     "walk_folder",
     "write_deduplicated_input",

@@ -6,8 +6,6 @@ each with a reason, so that every input is accounted for: read = loaded + skippe
 
 from __future__ import annotations
 
-import stat
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,15 +14,13 @@ import pyarrow as pa
 
 from ..errors import Interrupted, UsageError
 from ..keep_by import KeepBy
-from ..names import check_not_a_loop
 from ..settings import Reading
 from .collected import Corpus
 from .columns import read_arrow
 from .decoding import nearly_utf8_note
-from .folders import note_many_lines, path_id, read_file, read_folder
-from .lines import STDIN, check_names, read_lines, read_names
+from .kinds import input_kind
+from .lines import STDIN, check_names, read_names
 from .spool import Spool
-from .tables import is_table, read_table
 
 
 @dataclass
@@ -93,56 +89,17 @@ def read_inputs(reading: Reading, spool: Spool | None = None) -> Corpus:
         raise UsageError("`-` (standard input) can be given once")
     check_distinct_inputs(inputs)
     for path in inputs:
-        if corpus.keep_by is not None and (path == STDIN or not is_table(path, lines)):
-            raise UsageError(
-                f"--keep-by {corpus.keep_by} reads a column of a table input (Parquet, CSV, JSON lines); "
-                f"{path} is not one"
-            )
-        if path == STDIN:  # one document per line, as --lines reads a file
-            read_lines(corpus, path, prefix="-" if prefixed else None, data=sys.stdin.buffer.read())
-            continue
-        check_not_a_loop(path, "the input")
-        if not path.exists() and not path.is_symlink():
-            raise UsageError(f"input not found: {path}")
-        check_readable_kind(path, lines)
-        if is_table(path, lines):
-            read_table(
-                corpus,
-                path,
-                reading.id_column,
-                reading.text_column,
-                prefix=path_id(path) if prefixed else None,
-                delimiter=reading.delimiter,
-            )
-        elif path.is_dir():
-            read_folder(corpus, path, path if prefixed else None, reading.include_hidden, reading.follow_links)
-        elif lines:
-            read_lines(corpus, path, prefix=path_id(path) if prefixed else None)
-        else:
-            read_file(corpus, path, path_id(path))
-            note_many_lines(corpus, path)
+        kind = input_kind(path, lines)
+        if corpus.keep_by is not None:
+            kind.check_keep_by(corpus.keep_by)
+        kind.check_readable()
+        kind.read(corpus, reading, prefixed)
     corpus.check_unique()
     if corpus.nearly_utf8:
         corpus.notes.append(nearly_utf8_note(corpus.nearly_utf8))
     if reading.ids_file is not None:
         check_names(corpus, reading.ids_file)
     return corpus
-
-
-def check_readable_kind(path: Path, lines: bool) -> None:
-    """Refuse a device or a socket given as an input (`/dev/zero` was read until memory ran out);
-    a named pipe is read as a file (`<(zcat docs.gz)`), as standard input is, but not as a table:
-    a table is read more than once (checked, then loaded), and the second reader found the pipe
-    empty, or waited for a writer past Ctrl-C."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return  # a broken link: reported where it is read
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
-        kind = "socket" if stat.S_ISSOCK(mode) else "device"
-        raise UsageError(f"input {path} is a {kind}, not a file or folder: give files, folders, tables or -")
-    if stat.S_ISFIFO(mode) and is_table(path, lines):
-        raise UsageError(f"input {path} is a named pipe, and a table is read more than once: write it to a file")
 
 
 def check_distinct_inputs(inputs: Iterable[Path]) -> None:

@@ -38,33 +38,44 @@ from .walk import files_below, walk
 
 
 def table_format(path: Path) -> str | None:
-    """parquet, csv, tsv or jsonl for a table (by extension, `.gz` allowed except for Parquet; a
-    folder named *.parquet or holding only .parquet files is a Parquet dataset); None otherwise."""
+    """parquet, csv, tsv or jsonl for a table on this machine (see file_format and folder_format);
+    None otherwise."""
     if path == STDIN:
         return None
     if path.is_dir():
-        if path.suffix.lower() == SUFFIX[PARQUET]:
-            return PARQUET
-        return PARQUET if _only_parquet(path) else None
-    suffixes = [suffix.lower() for suffix in path.suffixes[-2:]]
+        names = (found.name for found in files_below(path) if not found.name.startswith(HIDDEN) and found.is_file())
+        return folder_format(path.name, names)
+    return file_format(path.name)
+
+
+def file_format(name: str) -> str | None:
+    """A table file's format by its name's suffix, `.gz` allowed but for Parquet (`docs.csv.gz`)."""
+    suffixes = [suffix.lower() for suffix in Path(name).suffixes[-2:]]
     if suffixes and suffixes[-1] in COMPRESSED:
         kind = TABLE_FORMATS.get(suffixes[0]) if len(suffixes) == 2 else None
         return kind if compressible(kind) else None
-    return TABLE_FORMATS.get(path.suffix.lower())
+    return TABLE_FORMATS.get(Path(name).suffix.lower())
 
 
-def _only_parquet(folder: Path) -> bool:
-    """Whether a folder holds files and every one (names starting with . or _ left out) is .parquet:
-    the walk stops at the first that is not (a folder of text files was walked through whole
-    before it was read: 0.56 s for 100,000 files)."""
+# Files a Parquet dataset's readers leave out (Hadoop's hidden files, `_SUCCESS`, `.crc`).
+HIDDEN = (".", "_")
+
+
+def folder_format(name: str, names_below: Iterable[str]) -> str | None:
+    """parquet for a Parquet dataset: a folder named *.parquet, or holding files that are all
+    .parquet (names starting with . or _ left out); None for another folder. The names are read
+    up to the first that is not Parquet (a folder of text files was walked through whole before it
+    was read: 0.56 s for 100,000 files)."""
+    if Path(name).suffix.lower() == SUFFIX[PARQUET]:
+        return PARQUET
     found = False
-    for path in files_below(folder):
-        if path.name.startswith((".", "_")) or not path.is_file():
+    for below in names_below:
+        if below.startswith(HIDDEN):
             continue
-        if path.suffix.lower() != SUFFIX[PARQUET]:
-            return False
+        if Path(below).suffix.lower() != SUFFIX[PARQUET]:
+            return None
         found = True
-    return found
+    return PARQUET if found else None
 
 
 def is_table(path: Path, lines: bool = False) -> bool:

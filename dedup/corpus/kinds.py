@@ -1,0 +1,312 @@
+"""Each input of a run as a value of its kind, made once from its path and the read options by
+`input_kind`: a `Folder` of text files, a `TextFile` (one document), a `LinesFile` (--lines: one
+document per line), a `Table` (Parquet, CSV, TSV, JSON lines: its `Format`), or `Stdin` (`-`, one
+document per line).
+
+A kind owns the rules that depend on it: how it is read into the corpus (`read`), what a
+deduplicated copy of it is and which of its names a copy drops (`check_copy`, `write_copy`,
+`drops_line_numbers`), what it held when the run began (`stamp`), and how Spark's readers read it
+(`spark_reader`: the reader's name and options, as data; dedup.engines.spark runs them). The
+detection rules are the same on both engines: a path that is not on this machine (a Spark input
+on HDFS) is detected through its engine's listing (`Listing`).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar, NamedTuple
+
+from ..errors import UsageError
+from ..formats import OUTPUT_FORMATS, PARQUET, Format, is_delimited, separator, spark_reader
+from ..keep_by import KeepBy
+from ..names import check_not_a_loop
+from ..settings import Reading
+from .collected import Corpus
+from .decoding import UTF8_BOM
+from .folders import HIDDEN_FOLDER, note_many_lines, path_id, read_file, read_folder, walk_folder
+from .lines import STDIN, line_break, read_lines, read_once
+from .stamp import FileStamp, stamp_input
+from .table_copy import write_table_copy
+from .tables import file_format, folder_format, read_table, table_format
+
+
+class SparkReader(NamedTuple):
+    """One of Spark's readers (`session.read.format(name).options(**options)`)."""
+
+    name: str
+    options: dict[str, str]
+
+
+# Spark's binaryFile reader below a folder: its files, listed recursively.
+BINARY_FILES = SparkReader("binaryFile", {"recursiveFileLookup": "true"})
+
+
+@dataclass(frozen=True)
+class Input:
+    """An input of one kind; `path` as it was given."""
+
+    path: Path
+    name: ClassVar[str]  # the kind's word in messages
+    drops_line_numbers: ClassVar[bool] = False  # whether a copy drops its documents by line number, not by id
+
+    def check_readable(self) -> None:
+        """Refuse, before it is read, an input that is not there, or that cannot be read as its kind:
+        a device or a socket (`/dev/zero` was read until memory ran out). A named pipe is read as a
+        file (`<(zcat docs.gz)`), as standard input is, but not as a table (Table)."""
+        path = self.path
+        check_not_a_loop(path, "the input")
+        if not path.exists() and not path.is_symlink():
+            raise UsageError(f"input not found: {path}")
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            return  # a broken link: reported where it is read
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+            what = "socket" if stat.S_ISSOCK(mode) else "device"
+            raise UsageError(f"input {path} is a {what}, not a file or folder: give files, folders, tables or -")
+
+    def check_keep_by(self, keep_by: KeepBy) -> None:
+        """--keep-by reads a column: refused on an input that has none."""
+        raise UsageError(
+            f"--keep-by {keep_by} reads a column of a table input (Parquet, CSV, JSON lines); {self.path} is not one"
+        )
+
+    def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
+        """Its documents and skipped inputs, added to the corpus; `prefixed`: the run has several
+        inputs, so its ids are prefixed by it."""
+        raise NotImplementedError
+
+    def stamp(self) -> tuple[FileStamp, ...]:
+        """What it holds (dedup.corpus.stamp), before the run reads it and again after its copy."""
+        return stamp_input(self.path)
+
+    def check_copy(self, out: Path) -> None:
+        """Refuse a deduplicated copy of it at `out` that cannot be made."""
+        if read_once(self.path):  # the copy reads the input again
+            raise UsageError(
+                f"--write-deduplicated writes a copy of a file or folder, not of the named pipe {self.path}: "
+                "write its content to a file and give that"
+            )
+
+    def write_copy(self, out: Path, dropped: set[object], reading: Reading) -> None:
+        """Write it to `out` without the `dropped` documents (ids, or line numbers)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Stdin(Input):
+    name = "standard input"
+    drops_line_numbers = True
+
+    def check_readable(self) -> None:
+        """Read once, as it comes."""
+
+    def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
+        import sys
+
+        read_lines(corpus, self.path, prefix="-" if prefixed else None, data=sys.stdin.buffer.read())
+
+    def check_copy(self, out: Path) -> None:
+        raise UsageError("--write-deduplicated writes a copy of a file or folder, not of standard input")
+
+
+@dataclass(frozen=True)
+class TextFile(Input):
+    """A file read as one document: a copy of it is the file (it has nothing to be a duplicate of)."""
+
+    name = "file"
+
+    def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
+        read_file(corpus, self.path, path_id(self.path))
+        note_many_lines(corpus, self.path)
+
+    def write_copy(self, out: Path, dropped: set[object], reading: Reading) -> None:
+        shutil.copyfile(self.path, out)
+
+
+@dataclass(frozen=True)
+class LinesFile(Input):
+    """A file of one document per line (--lines): a copy keeps the other lines byte for byte."""
+
+    name = "--lines file"
+    drops_line_numbers = True  # with --ids, the ids are other names for them
+
+    def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
+        read_lines(corpus, self.path, prefix=path_id(self.path) if prefixed else None)
+
+    def write_copy(self, out: Path, dropped: set[object], reading: Reading) -> None:
+        data = self.path.read_bytes()
+        bom = data.startswith(UTF8_BOM)
+        data = data[len(UTF8_BOM) if bom else 0 :]
+        end = line_break(data)  # as the run split them
+        lines = data.split(end)
+        final_newline = bool(lines) and lines[-1] == b""
+        if final_newline:
+            lines.pop()
+        # each kept line with its own ending: every line has the separator but an unterminated last
+        # one (dropping it left the line before without its \n, a stray \r of a CRLF file)
+        ends = [end] * len(lines)
+        if lines and not final_newline:
+            ends[-1] = b""
+        body = b"".join(
+            line + end
+            for number, (line, end) in enumerate(zip(lines, ends, strict=True), start=1)
+            if number not in dropped
+        )
+        out.write_bytes((UTF8_BOM if bom else b"") + body)
+
+    @staticmethod
+    def spark_reader(line_end: str) -> SparkReader:
+        """Spark's text reader, split at `line_end` only (\\n; \\r for a file without any \\n)."""
+        return SparkReader("text", {"lineSep": line_end})
+
+
+@dataclass(frozen=True)
+class Folder(Input):
+    """A folder of text files, each a document named by its relative path: a copy is a folder of
+    the same relative paths without the dropped files (skipped files, e.g. binary ones, copied)."""
+
+    name = "folder"
+
+    def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
+        read_folder(corpus, self.path, self.path if prefixed else None, reading.include_hidden, reading.follow_links)
+
+    def write_copy(self, out: Path, dropped: set[object], reading: Reading) -> None:
+        source = self.path
+        out.mkdir()
+        for relative, path, reason in walk_folder(source, reading.include_hidden, reading.follow_links):
+            target = out / path.relative_to(source)  # relative is the id: a name's non-UTF-8 bytes escaped
+            if relative in dropped or (reason is not None and not _copied_as_is(path)):
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if reason == HIDDEN_FOLDER:  # not read, so nothing in it is a duplicate: copied whole
+                shutil.copytree(path, target, symlinks=True, copy_function=_copy_regular_file)
+            else:  # a document, or a skipped file; a link that was not read (out of the input,
+                # to a folder, broken) stays a link
+                shutil.copy2(path, target, follow_symlinks=reason is None)
+
+
+@dataclass(frozen=True)
+class Table(Input):
+    """A table (a file, or a Parquet dataset folder) in `format`: a copy is a table with all its
+    columns but the dropped rows (dedup.corpus.table_copy)."""
+
+    format: Format = PARQUET
+    name = "table"
+
+    def check_readable(self) -> None:
+        """A table is read more than once (checked, then loaded): from a named pipe, the second reader
+        found it empty, or waited for a writer past Ctrl-C."""
+        super().check_readable()
+        if self.path.exists() and stat.S_ISFIFO(self.path.stat().st_mode):
+            raise UsageError(
+                f"input {self.path} is a named pipe, and a table is read more than once: write it to a file"
+            )
+
+    def check_keep_by(self, keep_by: KeepBy) -> None:
+        """Its column is read with the documents (dedup.keep_by)."""
+
+    def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
+        prefix = path_id(self.path) if prefixed else None
+        read_table(corpus, self.path, reading.id_column, reading.text_column, prefix, delimiter=reading.delimiter)
+
+    def check_copy(self, out: Path) -> None:
+        super().check_copy(out)
+        if out.suffix.lower() not in OUTPUT_FORMATS:
+            raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
+
+    def write_copy(self, out: Path, dropped: set[object], reading: Reading) -> None:
+        write_table_copy(self.path, out, dropped, reading)
+
+    def spark_reader(self, reading: Reading, line_end: str | None = None) -> SparkReader | None:
+        """Spark's reader of its format, with the options that make it read the table as pyarrow
+        does on the DuckDB engine; None if Spark has none. `line_end`: a CSV's rows' line break,
+        as dedup.corpus.check_csv found it."""
+        reader = spark_reader(self.format)
+        if reader == Format.csv:
+            # Every cell is the text it holds, as the DuckDB engine reads it (dedup/corpus/columns.py):
+            # no inferred types (the id 007 stays 007, not 7); read as ISO-8859-1 (a character per
+            # byte; the separators and quotes are ASCII), so that a cell that is not UTF-8 keeps its
+            # bytes (UTF-8 silently turned them into U+FFFD); a row Spark would pad, cut or read
+            # otherwise than pyarrow fails (dedup.corpus.check_csv refuses it before, on both
+            # engines): never a row read differently. The rows' line break when it is one
+            # character: detected, a \r was read as \n inside quotes.
+            options = {
+                "header": "true",
+                "multiLine": "true",
+                "inferSchema": "false",
+                "escape": '"',
+                "sep": separator(self.format, reading.delimiter),  # --delimiter, as on DuckDB
+                "encoding": "ISO-8859-1",
+                "mode": "FAILFAST",
+                "unescapedQuoteHandling": "RAISE_ERROR",
+            }
+            if line_end in ("\n", "\r"):
+                options["lineSep"] = line_end
+            return SparkReader("csv", options)
+        if reader == Format.jsonl:
+            # JSON as pyarrow reads it: a 'single-quoted' string is not JSON, and makes the line
+            # corrupt (Jackson takes it by default; both take NaN and Infinity)
+            return SparkReader("json", {"allowSingleQuotes": "false"})
+        if reader == PARQUET:
+            return SparkReader("parquet", {})
+        return None
+
+    @property
+    def delimited(self) -> bool:
+        return is_delimited(self.format)
+
+
+class Listing(NamedTuple):
+    """How a path is looked at where it lies: on this machine (LOCAL), or through an engine's own
+    file system (Spark's Hadoop file systems). `is_dir`: whether it is a folder; `names_below`:
+    the names of the files below a folder, recursively (for a Parquet dataset's detection)."""
+
+    is_dir: Callable[[str], bool]
+    names_below: Callable[[str], Iterable[str]]
+
+
+def input_kind(path: Path, lines: bool, listing: Listing | None = None) -> Input:
+    """The kind of the input `path`, by the rules of both engines, in this order: `-` is standard
+    input; a table by its suffix (a folder named *.parquet or holding only .parquet files is a
+    Parquet dataset), unless --lines; a folder; a --lines file, or a file read as one document.
+    `listing`: where a path that is not on this machine is looked at (None: it is)."""
+    if path == STDIN:
+        return Stdin(path)
+    if listing is None:
+        kind = None if lines else table_format(path)
+        folder = path.is_dir()
+    else:
+        given = path.as_posix()
+        folder = listing.is_dir(given)
+        kind = None
+        if not lines:
+
+            def listed() -> Iterator[str]:  # listed only when its name does not tell
+                yield from listing.names_below(given)
+
+            kind = folder_format(path.name, listed()) if folder else file_format(path.name)
+    if kind is not None:
+        return Table(path, Format(kind))
+    if folder:
+        return Folder(path)
+    return LinesFile(path) if lines else TextFile(path)
+
+
+def _copied_as_is(path: Path) -> bool:
+    """Whether a skipped input is in the deduplicated copy of its folder: a file (binary, hidden),
+    a link (kept a link), a hidden folder (whole). Not a special file (a named pipe, a socket: no
+    content to copy) nor a folder that could not be read."""
+    return path.is_symlink() or path.is_file() or (path.is_dir() and os.access(path, os.R_OK | os.X_OK))
+
+
+def _copy_regular_file(source: str, target: str) -> None:
+    """copytree's copy of one file: a named pipe or socket inside a hidden folder is left out, as
+    one beside it is (shutil would block reading a pipe)."""
+    if os.path.isfile(source):
+        shutil.copy2(source, target)
