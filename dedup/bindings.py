@@ -20,9 +20,10 @@ def bindings(sketch: Sketch, dialect: str = "duckdb") -> tuple[dict[str, object]
     """(parameter values, fragments) of a run's statements in `dialect`."""
     banding = sketch.banding
     values: dict[str, object] = {
+        # every option of the sketch by its name ($threshold, $num_perm, ...): an option added to
+        # Sketch reaches the statements that name it with nothing more to write
+        **{name: value for name, value in vars(sketch).items() if isinstance(value, (bool, int, float, str))},
         "k": sketch.shingle_size,
-        "threshold": sketch.threshold,
-        "num_perm": sketch.num_perm,
         "bands": banding.bands,
         "hot_bucket_rows": HOT_BUCKET_ROWS,
     }

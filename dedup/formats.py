@@ -1,7 +1,7 @@
 """Every file format dedup reads or writes, in one registry: the suffixes that name it, where it
 may be used (a table input, `--output` and the deduplicated copy of a table, an export), which
-cells may hold Latin-1, and a delimited format's separator. The readers (dedup.corpus.tables,
-Spark's in dedup.engines.spark.read) and the writers (dedup.output, dedup.index.export) look a
+cells may hold Latin-1, a delimited format's separator, and Spark's reader of it. The readers
+(dedup.corpus.tables, dedup.corpus.kinds for Spark's) and the writers (dedup.output, dedup.index.export) look a
 format up here; no other module names one.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class Format(StrEnum):
@@ -18,6 +19,34 @@ class Format(StrEnum):
     jsonl = "jsonl"  # JSON lines: one object per line
     json = "json"  # one JSON array of objects (exports)
     txt = "txt"  # one value per line (exports of ids)
+
+
+class SparkReader(NamedTuple):
+    """One of Spark's readers, as data: `session.read.format(name).options(**options)`
+    (dedup.engines.spark runs it)."""
+
+    name: str
+    options: dict[str, str]
+
+
+# Spark's CSV reader, set to read every table cell as pyarrow does on the DuckDB engine
+# (dedup/corpus/columns.py): no inferred types (the id 007 stays 007, not 7); read as ISO-8859-1 (a
+# character per byte; the separators and quotes are ASCII), so that a cell that is not UTF-8 keeps
+# its bytes (UTF-8 silently turned them into U+FFFD); a row Spark would pad, cut or read otherwise
+# than pyarrow fails (dedup.corpus.check_csv refuses it before, on both engines): never a row read
+# differently. The separator and the rows' line break are the table's (dedup.corpus.kinds.Table).
+SPARK_CSV = SparkReader(
+    "csv",
+    {
+        "header": "true",
+        "multiLine": "true",
+        "inferSchema": "false",
+        "escape": '"',
+        "encoding": "ISO-8859-1",
+        "mode": "FAILFAST",
+        "unescapedQuoteHandling": "RAISE_ERROR",
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -34,9 +63,9 @@ class Spec:
     # definition (RFC 8259), and Spark's reader cannot give its bytes back: an error.
     latin1_cells: tuple[str, ...] = ()
     delimiter: str | None = None  # a delimited text table: its separator unless --delimiter
-    # the format whose Spark reader reads it (its options: dedup.engines.spark.read._table_reader);
-    # None: Spark has no reader of it, and an input of it is refused with --engine spark
-    spark_reader: Format | None = None
+    # the Spark reader that reads it as the DuckDB engine does; None: Spark has no reader of it, and
+    # an input of it is refused with --engine spark
+    spark_reader: SparkReader | None = None
 
 
 SPECS = {
@@ -49,7 +78,7 @@ SPECS = {
             output=True,
             export=True,
             latin1_cells=("text",),
-            spark_reader=Format.parquet,
+            spark_reader=SparkReader("parquet", {}),
         ),
         Spec(
             Format.csv,
@@ -60,7 +89,7 @@ SPECS = {
             compressible=True,
             latin1_cells=("text", "id"),
             delimiter=",",
-            spark_reader=Format.csv,
+            spark_reader=SPARK_CSV,
         ),
         Spec(
             Format.tsv,
@@ -69,7 +98,7 @@ SPECS = {
             compressible=True,
             latin1_cells=("text", "id"),
             delimiter="\t",
-            spark_reader=Format.csv,
+            spark_reader=SPARK_CSV,
         ),
         Spec(
             Format.jsonl,
@@ -78,7 +107,9 @@ SPECS = {
             output=True,
             export=True,
             compressible=True,
-            spark_reader=Format.jsonl,
+            # a 'single-quoted' string is not JSON to pyarrow, and makes the line corrupt (Jackson takes
+            # it by default; both take NaN and Infinity)
+            spark_reader=SparkReader("json", {"allowSingleQuotes": "false"}),
         ),
         Spec(Format.json, (".json",), export=True),
         Spec(Format.txt, (".txt",), export=True),
@@ -113,8 +144,8 @@ def latin1_cells(kind: str | None) -> tuple[str, ...]:
     return SPECS[Format(kind)].latin1_cells if kind in SPECS else ()
 
 
-def spark_reader(kind: str | None) -> Format | None:
-    """The format whose Spark reader reads a table of `kind` (see Spec.spark_reader)."""
+def spark_reader(kind: str | None) -> SparkReader | None:
+    """The Spark reader of a table of `kind` (see Spec.spark_reader)."""
     return SPECS[Format(kind)].spark_reader if kind in SPECS else None
 
 

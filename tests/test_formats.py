@@ -34,4 +34,5 @@ def test_every_table_input_has_a_spark_reader():
     for spec in SPECS.values():
         if spec.table_input:
             assert spark_reader(spec.format) is not None, spec.format
-    assert spark_reader("tsv") == "csv" and spark_reader(None) is None
+    assert spark_reader("tsv") == spark_reader("csv") != spark_reader("jsonl")
+    assert spark_reader(None) is None

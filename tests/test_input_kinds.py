@@ -69,16 +69,18 @@ def test_every_kind_is_detected_by_its_rules(tmp_path):
 def test_an_engines_listing_detects_as_this_machine_does(tmp_path):
     """Spark detects a path on HDFS through its own listing: the same kinds as a local path."""
     paths = make_inputs(tmp_path)
-    listed: list[str] = []
+    listed: list[Path] = []
 
-    def names_below(folder: str) -> list[str]:
-        listed.append(folder)
-        return sorted(path.name for path in Path(folder).rglob("*") if path.is_file())
+    def listing(path: Path) -> Listing:  # as Spark's file system answers
+        def names_below() -> list[str]:
+            listed.append(path)
+            return sorted(found.name for found in path.rglob("*") if found.is_file())
 
-    listing = Listing(is_dir=lambda path: Path(path).is_dir(), names_below=names_below)
+        return Listing(path.is_dir(), names_below)
+
     for name, path in paths.items():
-        assert input_kind(path, lines=False, listing=listing) == input_kind(path, lines=False), name
-    assert str(paths["named.parquet"]) not in listed  # its name says it: never listed
+        assert input_kind(path, lines=False, listing=listing(path)) == input_kind(path, lines=False), name
+    assert paths["named.parquet"] not in listed  # its name says it: never listed
 
 
 def test_a_folder_given_with_lines_is_copied_without_its_dropped_files(tmp_path):

@@ -11,6 +11,19 @@ from .columns import nan_ids
 from .csv_check import check_csv
 from .decoding import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF8_BOM, UTF16_BOMS, UTF16_SKIPPED, decode
 from .folders import HIDDEN_FILE, HIDDEN_FOLDER, id_path, path_id, walk_folder
+from .kinds import (
+    BINARY_FILES,
+    Folder,
+    Input,
+    LinesFile,
+    Listing,
+    SparkReader,
+    Stdin,
+    Table,
+    TextFile,
+    input_kind,
+    keep_by_refused,
+)
 from .lines import STDIN, mac_lines_note, read_names, read_once, refuse_binary_lines
 from .read import Read, check_distinct_inputs, read_by_python, read_documents, read_inputs
 from .spool import digest_tables
@@ -21,11 +34,24 @@ from .tables import (
     check_dataset,
     check_json_lines,
     list_dataset,
+    names_below,
     table_format,
 )
 from .write import check_target, copied_input, write_deduplicated_input
 
 __all__ = [
+    "BINARY_FILES",
+    "Folder",
+    "Input",
+    "LinesFile",
+    "Listing",
+    "SparkReader",
+    "Stdin",
+    "Table",
+    "TextFile",
+    "input_kind",
+    "keep_by_refused",
+    "names_below",
     "BINARY_SKIPPED",
     "BINARY_SNIFF_BYTES",
     "COMPRESSED",

@@ -16,13 +16,13 @@ from __future__ import annotations
 import os
 import shutil
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, NamedTuple
 
 from ..errors import UsageError
-from ..formats import OUTPUT_FORMATS, PARQUET, Format, is_delimited, separator, spark_reader
+from ..formats import OUTPUT_FORMATS, PARQUET, Format, SparkReader, is_delimited, separator, spark_reader
 from ..keep_by import KeepBy
 from ..names import check_not_a_loop
 from ..settings import Reading
@@ -32,15 +32,7 @@ from .folders import HIDDEN_FOLDER, note_many_lines, path_id, read_file, read_fo
 from .lines import STDIN, line_break, read_lines, read_once
 from .stamp import FileStamp, stamp_input
 from .table_copy import write_table_copy
-from .tables import file_format, folder_format, read_table, table_format
-
-
-class SparkReader(NamedTuple):
-    """One of Spark's readers (`session.read.format(name).options(**options)`)."""
-
-    name: str
-    options: dict[str, str]
-
+from .tables import file_format, folder_format, names_below, read_table
 
 # Spark's binaryFile reader below a folder: its files, listed recursively.
 BINARY_FILES = SparkReader("binaryFile", {"recursiveFileLookup": "true"})
@@ -51,7 +43,6 @@ class Input:
     """An input of one kind; `path` as it was given."""
 
     path: Path
-    name: ClassVar[str]  # the kind's word in messages
     drops_line_numbers: ClassVar[bool] = False  # whether a copy drops its documents by line number, not by id
 
     def check_readable(self) -> None:
@@ -72,9 +63,7 @@ class Input:
 
     def check_keep_by(self, keep_by: KeepBy) -> None:
         """--keep-by reads a column: refused on an input that has none."""
-        raise UsageError(
-            f"--keep-by {keep_by} reads a column of a table input (Parquet, CSV, JSON lines); {self.path} is not one"
-        )
+        raise keep_by_refused(keep_by, self.path)
 
     def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
         """Its documents and skipped inputs, added to the corpus; `prefixed`: the run has several
@@ -100,7 +89,6 @@ class Input:
 
 @dataclass(frozen=True)
 class Stdin(Input):
-    name = "standard input"
     drops_line_numbers = True
 
     def check_readable(self) -> None:
@@ -119,8 +107,6 @@ class Stdin(Input):
 class TextFile(Input):
     """A file read as one document: a copy of it is the file (it has nothing to be a duplicate of)."""
 
-    name = "file"
-
     def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
         read_file(corpus, self.path, path_id(self.path))
         note_many_lines(corpus, self.path)
@@ -133,7 +119,6 @@ class TextFile(Input):
 class LinesFile(Input):
     """A file of one document per line (--lines): a copy keeps the other lines byte for byte."""
 
-    name = "--lines file"
     drops_line_numbers = True  # with --ids, the ids are other names for them
 
     def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
@@ -171,8 +156,6 @@ class Folder(Input):
     """A folder of text files, each a document named by its relative path: a copy is a folder of
     the same relative paths without the dropped files (skipped files, e.g. binary ones, copied)."""
 
-    name = "folder"
-
     def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
         read_folder(corpus, self.path, self.path if prefixed else None, reading.include_hidden, reading.follow_links)
 
@@ -197,7 +180,6 @@ class Table(Input):
     columns but the dropped rows (dedup.corpus.table_copy)."""
 
     format: Format = PARQUET
-    name = "table"
 
     def check_readable(self) -> None:
         """A table is read more than once (checked, then loaded): from a named pipe, the second reader
@@ -224,38 +206,16 @@ class Table(Input):
         write_table_copy(self.path, out, dropped, reading)
 
     def spark_reader(self, reading: Reading, line_end: str | None = None) -> SparkReader | None:
-        """Spark's reader of its format, with the options that make it read the table as pyarrow
-        does on the DuckDB engine; None if Spark has none. `line_end`: a CSV's rows' line break,
-        as dedup.corpus.check_csv found it."""
+        """Spark's reader of its format (dedup.formats), None if Spark has none; a delimited table's
+        with its separator (--delimiter), and its rows' line break when it is one character
+        (`line_end`, as dedup.corpus.check_csv found it: detected, a \r was read as \n inside quotes)."""
         reader = spark_reader(self.format)
-        if reader == Format.csv:
-            # Every cell is the text it holds, as the DuckDB engine reads it (dedup/corpus/columns.py):
-            # no inferred types (the id 007 stays 007, not 7); read as ISO-8859-1 (a character per
-            # byte; the separators and quotes are ASCII), so that a cell that is not UTF-8 keeps its
-            # bytes (UTF-8 silently turned them into U+FFFD); a row Spark would pad, cut or read
-            # otherwise than pyarrow fails (dedup.corpus.check_csv refuses it before, on both
-            # engines): never a row read differently. The rows' line break when it is one
-            # character: detected, a \r was read as \n inside quotes.
-            options = {
-                "header": "true",
-                "multiLine": "true",
-                "inferSchema": "false",
-                "escape": '"',
-                "sep": separator(self.format, reading.delimiter),  # --delimiter, as on DuckDB
-                "encoding": "ISO-8859-1",
-                "mode": "FAILFAST",
-                "unescapedQuoteHandling": "RAISE_ERROR",
-            }
-            if line_end in ("\n", "\r"):
-                options["lineSep"] = line_end
-            return SparkReader("csv", options)
-        if reader == Format.jsonl:
-            # JSON as pyarrow reads it: a 'single-quoted' string is not JSON, and makes the line
-            # corrupt (Jackson takes it by default; both take NaN and Infinity)
-            return SparkReader("json", {"allowSingleQuotes": "false"})
-        if reader == PARQUET:
-            return SparkReader("parquet", {})
-        return None
+        if reader is None or not self.delimited:
+            return reader
+        options = {**reader.options, "sep": separator(self.format, reading.delimiter)}
+        if line_end in ("\n", "\r"):
+            options["lineSep"] = line_end
+        return SparkReader(reader.name, options)
 
     @property
     def delimited(self) -> bool:
@@ -263,39 +223,38 @@ class Table(Input):
 
 
 class Listing(NamedTuple):
-    """How a path is looked at where it lies: on this machine (LOCAL), or through an engine's own
-    file system (Spark's Hadoop file systems). `is_dir`: whether it is a folder; `names_below`:
-    the names of the files below a folder, recursively (for a Parquet dataset's detection)."""
+    """An input path as it is looked at where it lies: on this machine, or through an engine's own
+    file system (Spark's Hadoop file systems): whether it is a folder, and the names of the files
+    below it, recursively (listed only to tell a Parquet dataset from a folder of texts)."""
 
-    is_dir: Callable[[str], bool]
-    names_below: Callable[[str], Iterable[str]]
+    is_dir: bool
+    names_below: Callable[[], Iterable[str]]
 
 
 def input_kind(path: Path, lines: bool, listing: Listing | None = None) -> Input:
     """The kind of the input `path`, by the rules of both engines, in this order: `-` is standard
     input; a table by its suffix (a folder named *.parquet or holding only .parquet files is a
     Parquet dataset), unless --lines; a folder; a --lines file, or a file read as one document.
-    `listing`: where a path that is not on this machine is looked at (None: it is)."""
+    `listing`: how the path looks where it lies (None: on this machine)."""
     if path == STDIN:
         return Stdin(path)
     if listing is None:
-        kind = None if lines else table_format(path)
-        folder = path.is_dir()
-    else:
-        given = path.as_posix()
-        folder = listing.is_dir(given)
-        kind = None
-        if not lines:
-
-            def listed() -> Iterator[str]:  # listed only when its name does not tell
-                yield from listing.names_below(given)
-
-            kind = folder_format(path.name, listed()) if folder else file_format(path.name)
+        listing = Listing(path.is_dir(), lambda: names_below(path))
+    kind = None
+    if not lines:
+        kind = folder_format(path.name, listing.names_below) if listing.is_dir else file_format(path.name)
     if kind is not None:
         return Table(path, Format(kind))
-    if folder:
+    if listing.is_dir:
         return Folder(path)
     return LinesFile(path) if lines else TextFile(path)
+
+
+def keep_by_refused(keep_by: KeepBy | str, shown: object) -> UsageError:
+    """--keep-by given with an input that is not a table (both engines)."""
+    return UsageError(
+        f"--keep-by {keep_by} reads a column of a table input (Parquet, CSV, JSON lines); {shown} is not one"
+    )
 
 
 def _copied_as_is(path: Path) -> bool:

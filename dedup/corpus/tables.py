@@ -3,7 +3,8 @@ by extension): which file is a table, its rows read in parts, and the checks tha
 engines read a table alike.
 
 To add an input format: its Spec in dedup.formats, its parts in table_parts (and whole in
-load_table, for --write-deduplicated), and Spark's reader of it in dedup.engines.spark.read."""
+load_table, for --write-deduplicated), and a new reader of Spark's in
+dedup.corpus.kinds (Table.spark_reader)."""
 
 from __future__ import annotations
 
@@ -43,9 +44,16 @@ def table_format(path: Path) -> str | None:
     if path == STDIN:
         return None
     if path.is_dir():
-        names = (found.name for found in files_below(path) if not found.name.startswith(HIDDEN) and found.is_file())
-        return folder_format(path.name, names)
+        return folder_format(path.name, lambda: names_below(path))
     return file_format(path.name)
+
+
+def names_below(folder: Path) -> Iterator[str]:
+    """The names of the files below a folder on this machine, as they are walked (folder links not
+    followed), those starting with . or _ left out."""
+    for found in files_below(folder):
+        if not found.name.startswith(HIDDEN) and found.is_file():
+            yield found.name
 
 
 def file_format(name: str) -> str | None:
@@ -61,15 +69,15 @@ def file_format(name: str) -> str | None:
 HIDDEN = (".", "_")
 
 
-def folder_format(name: str, names_below: Iterable[str]) -> str | None:
-    """parquet for a Parquet dataset: a folder named *.parquet, or holding files that are all
-    .parquet (names starting with . or _ left out); None for another folder. The names are read
-    up to the first that is not Parquet (a folder of text files was walked through whole before it
-    was read: 0.56 s for 100,000 files)."""
+def folder_format(name: str, names_below: Callable[[], Iterable[str]]) -> str | None:
+    """parquet for a Parquet dataset: a folder named *.parquet (not listed), or holding files that
+    are all .parquet (names starting with . or _ left out); None for another folder. The names are
+    read up to the first that is not Parquet (a folder of text files was walked through whole
+    before it was read: 0.56 s for 100,000 files)."""
     if Path(name).suffix.lower() == SUFFIX[PARQUET]:
         return PARQUET
     found = False
-    for below in names_below:
+    for below in names_below():
         if below.startswith(HIDDEN):
             continue
         if Path(below).suffix.lower() != SUFFIX[PARQUET]:

@@ -3,23 +3,27 @@ the driver (but a CSV/TSV, read once there by dedup.corpus.csv_check, as on the 
 Folders of text files (binaryFile), line files (text, split on \\n only), and tables
 (.parquet files or Parquet dataset folders, .csv, .tsv, .jsonl/.ndjson, gzip-compressed or not).
 
-The rules are the DuckDB engine's (dedup/corpus/): UTF-8 with a leading BOM dropped, else
-Latin-1; binary files (a NUL byte in the first 8000 bytes) and NULL texts are skipped with a
-reason; ids are relative paths, line numbers, the id column or the row number, prefixed by the
-input when there are several. Input order (position, line and row numbers) comes from a
-range-partitioned sort of the rows' keys and per-partition counts (sql/spark/inputs/), not from one
-task; the texts are joined back to their numbers, never sorted.
+Each input's kind, and the reader of Spark's that reads it with its options, come from
+dedup.corpus.kinds (the kinds' rules, shared with the DuckDB engine); this module runs them and
+turns their rows into documents. The rules are the DuckDB engine's (dedup/corpus/): UTF-8 with
+a leading BOM dropped, else Latin-1; binary files (a NUL byte in the first 8000 bytes) and NULL
+texts are skipped with a reason; ids are relative paths, line numbers, the id column or the row
+number, prefixed by the input when there are several. Input order (position, line and row
+numbers) comes from a range-partitioned sort of the rows' keys and per-partition counts
+(sql/spark/inputs/), not from one task; the texts are joined back to their numbers, never sorted.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...corpus import (
+    BINARY_FILES,
     BINARY_SKIPPED,
     BINARY_SNIFF_BYTES,
     COMPRESSED,
@@ -29,21 +33,30 @@ from ...corpus import (
     UTF8_BOM,
     UTF16_BOMS,
     UTF16_SKIPPED,
+    Folder,
+    Input,
+    LinesFile,
+    Listing,
+    SparkReader,
+    Table,
+    TextFile,
     check_csv,
     check_dataset,
     check_distinct_inputs,
     check_json_lines,
+    input_kind,
+    keep_by_refused,
     list_dataset,
     mac_lines_note,
+    names_below,
     nan_ids,
     path_id,
     read_once,
     refuse_binary_lines,
-    table_format,
     walk_folder,
 )
 from ...errors import InputError, UsageError
-from ...formats import PARQUET, SUFFIX, Format, is_delimited, separator, spark_reader
+from ...formats import PARQUET, Format, separator
 from ...keep_by import KeepBy
 from ...names import is_utf8
 from ...settings import Reading
@@ -68,7 +81,7 @@ def read_corpus(engine: Any, reading: Reading) -> tuple[bool, list[str]]:
     skipped: list[tuple[str, str]] = []
     id_columns: list[str] = []  # the inputs whose ids come from a column
     notes: list[str] = []
-    kinds = []
+    kinds: list[Input] = []
     for rank, given in enumerate(reading.inputs):
         path = given.as_posix() if hasattr(given, "as_posix") else str(given)
         if not is_utf8(path):  # Hadoop's Path stopped on it with a Py4J error
@@ -80,7 +93,7 @@ def read_corpus(engine: Any, reading: Reading) -> tuple[bool, list[str]]:
         frames.append(frame)
         kinds.append(kind)
     # one input's ids are its line or row numbers: a line file, a table without an id column
-    numbered_ids = kinds[0] == "lines" or (kinds[0] == "table" and not id_columns)
+    numbered_ids = isinstance(kinds[0], LinesFile) or (isinstance(kinds[0], Table) and not id_columns)
     frame = frames[0]
     for other in frames[1:]:
         frame = frame.unionByName(other)
@@ -133,18 +146,27 @@ def _drop_bom(content: Any) -> Any:
     return F.when(F.substring(content, 1, 3) == F.lit(BOM), F.substring(content, 4, LONG)).otherwise(content)
 
 
-def _kind(engine: Any, path: str, reading: Reading) -> tuple[str, str | None]:
-    """table, folder, lines or file, in the order of dedup.corpus.read.read_inputs, with a table's format."""
+def _kind(engine: Any, path: str, reading: Reading) -> Input:
+    """The input's kind (dedup.corpus.input_kind), its path looked at through Spark's file system."""
     _refuse_a_stream(engine, path)
     fs, hadoop_path = engine._filesystem(path)
     if not fs.exists(hadoop_path):
         raise UsageError(f"input not found: {path}")
-    table_kind = None if reading.lines else _table_format(engine, path)
-    if table_kind is not None:
-        return "table", table_kind
-    if fs.getFileStatus(hadoop_path).isDirectory():
-        return "folder", None
-    return ("lines" if reading.lines else "file"), None
+    local = engine.local_path(path)
+
+    def listed() -> Iterable[str]:  # as the DuckDB engine lists it (Spark's listing follows folder links)
+        return names_below(Path(local)) if local is not None else _hadoop_names(fs, hadoop_path)
+
+    folder = bool(fs.getFileStatus(hadoop_path).isDirectory())
+    return input_kind(Path(path), reading.lines, Listing(folder, listed))
+
+
+def _hadoop_names(fs: Any, folder: Any) -> list[str]:
+    names = []
+    files = fs.listFiles(folder, True)
+    while files.hasNext():
+        names.append(str(files.next().getPath().getName()))
+    return names
 
 
 # paths that name a file of the process that opens them: the JVM's /dev/fd/63 is not the driver's
@@ -166,28 +188,6 @@ def _refuse_a_stream(engine: Any, path: str) -> None:
         )
 
 
-def _table_format(engine: Any, path: str) -> str | None:
-    """parquet, csv, tsv or jsonl by dedup.corpus.tables.table_format's rules: by extension, `.gz`
-    allowed but for Parquet (Spark's readers decompress it); a folder named *.parquet or holding
-    only .parquet files (names starting with . or _ aside) is a Parquet dataset. Spark read a
-    `.csv.gz` as one binary file and such a folder as binary files, both skipped: 0 documents."""
-    fs, hadoop_path = engine._filesystem(path)
-    if not fs.getFileStatus(hadoop_path).isDirectory():
-        return table_format(Path(path))
-    local = engine.local_path(path)
-    if local is not None:  # listed as the DuckDB engine lists it (Spark's listing follows folder links)
-        return table_format(Path(local))
-    if path.lower().rstrip("/").endswith(SUFFIX[PARQUET]):
-        return PARQUET
-    names = []
-    files = fs.listFiles(hadoop_path, True)
-    while files.hasNext():
-        name = str(files.next().getPath().getName())
-        if not name.startswith((".", "_")):
-            names.append(name.lower())
-    return PARQUET if names and all(name.endswith(SUFFIX[PARQUET]) for name in names) else None
-
-
 def _read_input(
     engine: Any,
     path: str,
@@ -197,15 +197,13 @@ def _read_input(
     skipped: list,
     id_columns: list[str],
     notes: list[str],
-) -> tuple[str, Any]:
+) -> tuple[Input, Any]:
     """The input's kind (see _kind) and its rows (see _read_table's select)."""
     from pyspark.sql import functions as F
 
-    kind, table_kind = _kind(engine, path, reading)
-    if reading.keep_by is not None and kind != "table":
-        raise UsageError(
-            f"--keep-by {reading.keep_by} reads a column of a table input (Parquet, CSV, JSON lines); {path} is not one"
-        )
+    kind = _kind(engine, path, reading)
+    if reading.keep_by is not None and not isinstance(kind, Table):
+        raise keep_by_refused(reading.keep_by, path)
     fs, hadoop_path = engine._filesystem(path)
     hidden = path.rstrip("/").rsplit("/", 1)[-1].startswith(HIDDEN_PREFIXES)
     if hidden and not fs.getFileStatus(hadoop_path).isDirectory():
@@ -217,10 +215,10 @@ def _read_input(
     session = engine.session
     source = F.concat(F.lit(f"{rank:06d}:"), F.col("_metadata.file_path"))
     empty_text = F.lit(None).cast("string")
-    if kind in ("folder", "file"):
+    if isinstance(kind, (Folder, TextFile)):
         root = _qualified(engine, path)
         local = engine.local_path(path)
-        if kind == "folder":
+        if isinstance(kind, Folder):
             relative = F.substring(F.col("path"), len(root) + 2, LONG)
             ids = F.concat(F.lit(path.rstrip("/") + "/"), relative) if multiple else relative
             prefix = path.rstrip("/") + "/" if multiple else ""
@@ -254,12 +252,12 @@ def _read_input(
             F.lit(False).alias("from_table"),
             F.when(binary & utf16, F.lit(UTF16_SKIPPED)).when(binary, F.lit(BINARY_SKIPPED)).alias("reason"),
         )
-    if kind == "lines":
+    if isinstance(kind, LinesFile):
         with engine.open_bytes(path) as data:  # as dedup.corpus.lines reads it: a binary file is refused
             refuse_binary_lines(path, data.read(BINARY_SNIFF_BYTES))
-        frame = session.read.option("lineSep", "\n").text(_literal(path))
+        frame = _reader(session, LinesFile.spark_reader("\n"), path)
         if _mac_line_ends(engine, path, frame):  # as dedup.corpus.lines.line_break: no \n at all, but \r
-            frame = session.read.option("lineSep", "\r").text(_literal(path))
+            frame = _reader(session, LinesFile.spark_reader("\r"), path)
             notes.append(mac_lines_note(path))
         raw = F.col("value").cast("binary")
         stripped = F.when(
@@ -276,10 +274,11 @@ def _read_input(
             F.lit(False).alias("from_table"),
             F.lit(None).cast("string").alias("reason"),
         )
+    assert isinstance(kind, Table), "standard input is refused by _kind"
     line_break = None
-    if is_delimited(table_kind):  # what both engines refuse alike, checked on the driver
+    if kind.delimited:  # what both engines refuse alike, checked on the driver
         with engine.open_bytes(path) as data:
-            delimiter = separator(table_kind, reading.delimiter)
+            delimiter = separator(kind.format, reading.delimiter)
             layout = check_csv(path, data, delimiter, compressed=path.lower().endswith(COMPRESSED))
         if layout.crlf_in_value_line is not None:
             raise InputError(
@@ -288,16 +287,16 @@ def _read_input(
                 "with dos2unix, or use --engine duckdb)"
             )
         line_break = layout.line_break
-    local = engine.local_path(path) if table_kind == Format.jsonl else None
+    local = engine.local_path(path) if kind.format == Format.jsonl else None
     if local is not None:  # what the DuckDB engine refuses and Spark's reader would read, checked on the driver
         check_json_lines(Path(local), reading.id_column, reading.text_column, shown=path)
-    dataset = _local_dataset(engine, path, reading) if table_kind == PARQUET else None
+    dataset = _local_dataset(engine, path, reading) if kind.format == PARQUET else None
     if dataset is not None:
         skipped += dataset.skipped
     from pyspark.errors import AnalysisException
 
     try:
-        return kind, _read_table(session, path, table_kind, rank, reading, multiple, id_columns, line_break, dataset)
+        return kind, _read_table(session, path, kind, rank, reading, multiple, id_columns, line_break, dataset)
     except AnalysisException as error:
         if error.getCondition() != "COLUMN_ALREADY_EXISTS":
             raise
@@ -340,7 +339,7 @@ EMPTY_TABLE = (
 def _read_table(
     session: Any,
     path: str,
-    kind: str | None,
+    kind: Table,
     rank: int,
     reading: Reading,
     multiple: bool,
@@ -350,7 +349,7 @@ def _read_table(
 ) -> Any:
     from pyspark.sql import functions as F
 
-    frame = _table_reader(session, path, kind, reading.delimiter, line_break, dataset)
+    frame = _table_reader(session, path, kind, reading, line_break, dataset)
     columns = frame.columns
     if not columns and (dataset is not None or not frame.isEmpty()):  # lines of `{}`, a dataset of no files
         raise InputError(f"{path}: no text column {reading.text_column!r}; columns are none")
@@ -367,7 +366,7 @@ def _read_table(
     text_type = types[reading.text_column]
     if text_type not in ("string", "binary"):
         raise InputError(f"{path}: text column {reading.text_column!r} has type {text_type}, expected strings")
-    csv = is_delimited(kind)
+    csv = kind.delimited
     id_name = reading.id_column if reading.id_column is not None else ("id" if "id" in columns else None)
     if id_name is not None:
         _check_id_values(frame, path, id_name, csv)  # NaN ids: the error DuckDB gives
@@ -490,8 +489,8 @@ def _check_id_values(frame: Any, path: str, id_name: str, csv: bool) -> None:
 def _table_reader(
     session: Any,
     path: str,
-    kind: str | None,
-    delimiter: str | None = None,
+    kind: Table,
+    reading: Reading,
     line_break: str | None = None,
     dataset: DatasetPlan | None = None,
 ) -> Any:
@@ -501,42 +500,26 @@ def _table_reader(
 
             return session.createDataFrame([], StructType())
         return session.read.option("basePath", _literal(dataset.root)).parquet(*map(_literal, dataset.files))
-    reader = spark_reader(kind)
+    reader = kind.spark_reader(reading, line_break)
     if reader is None:
-        raise InputError(f"{path}: Spark has no reader of {kind} tables: use --engine duckdb")
-    if reader == PARQUET:
-        return session.read.parquet(_literal(path))
-    if reader == Format.csv:
+        raise InputError(f"{path}: Spark has no reader of {kind.format} tables: use --engine duckdb")
+    frame = _reader(session, reader, path)
+    if kind.delimited:
         from pyspark.sql import functions as F
 
-        # Every cell is the text it holds, as the DuckDB engine reads it (dedup/corpus/columns.py): no
-        # inferred types (the id 007 stays 007, not 7) and an empty cell is an empty string (Spark
-        # reads it as NULL, which skipped an empty text as "text is NULL" and refused an empty id).
-        # Read as ISO-8859-1 (a character per byte; the separators and quotes are ASCII), so that a
-        # cell that is not UTF-8 keeps its bytes: UTF-8 silently turned them into U+FFFD.
-        # the rows' line break when it is one character: detected, a \r was read as \n inside quotes
-        breaks = {"lineSep": line_break} if line_break in ("\n", "\r") else {}
-        frame = session.read.options(
-            **breaks,
-            header=True,
-            multiLine=True,
-            inferSchema=False,
-            escape='"',
-            sep=separator(kind, delimiter),  # --delimiter, as on DuckDB
-            encoding="ISO-8859-1",
-            # a row Spark would pad, cut or read otherwise than pyarrow fails (dedup.corpus.csv_check
-            # refuses it before, on both engines): never a row read differently
-            mode="FAILFAST",
-            unescapedQuoteHandling="RAISE_ERROR",
-        ).csv(_literal(path))
+        # Every cell is the text it holds, as the DuckDB engine reads it: an empty cell is an empty
+        # string (Spark reads it as NULL, which skipped an empty text as "text is NULL" and refused an
+        # empty id); the header's names as UTF-8 where they are.
         frame = frame.toDF(*(_header_name(name, first=i == 0) for i, name in enumerate(frame.columns)))
         return frame.withColumns({name: F.coalesce(frame[name], F.lit("")) for name in frame.columns})
-    # JSON as pyarrow reads it on the DuckDB engine: a 'single-quoted' string is not JSON, and
-    # makes the line corrupt (Jackson takes it by default; both take NaN and Infinity)
-    frame = session.read.json(_literal(path), allowSingleQuotes=False)
-    if "_corrupt_record" in frame.columns:  # Spark's reader keeps such a line as NULLs (a NULL text)
+    if kind.format == Format.jsonl and "_corrupt_record" in frame.columns:  # kept as NULLs: a NULL text
         raise InputError(f"{path}: a line is not valid JSON, or not UTF-8 (JSON lines must be UTF-8)")
     return frame
+
+
+def _reader(session: Any, reader: SparkReader, path: str) -> Any:
+    """What one of Spark's readers, as dedup.corpus.kinds gives it, reads of `path`."""
+    return session.read.format(reader.name).options(**reader.options).load(_literal(path))
 
 
 def _header_name(name: str, first: bool) -> str:
@@ -654,8 +637,7 @@ def _binary_files(session: Any, paths: list[str]) -> Any:
     """(path, content) of the files below `paths` (folders listed recursively, files as named)."""
     if not paths:
         return session.createDataFrame([], "path string, content binary")
-    reader = session.read.format("binaryFile").option("recursiveFileLookup", "true")
-    return reader.load(paths).select("path", "content")
+    return session.read.format(BINARY_FILES.name).options(**BINARY_FILES.options).load(paths).select("path", "content")
 
 
 def _qualified(engine: Any, path: str) -> str:
