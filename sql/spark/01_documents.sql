@@ -1,5 +1,5 @@
 -- stage:  documents
--- reads:  raw_documents(position, id, text)   (read by Spark's own readers, see dedup/corpus/spark_read.py)
+-- reads:  raw_documents(position, id, text)   (read by Spark's own readers, see dedup/engines/spark/read.py)
 -- writes: document_order(position, sorted_position), documents(doc_id, id, position, text, norm)
 -- params: $lower_from, $lower_to
 -- dialect: spark. Why it differs from sql/01_documents.sql:

@@ -7,7 +7,7 @@
 --   error): posexplode() gives the band number and its bucket together;
 -- * mh * c needs all 64 bits of the product, which overflow Spark's signed bigint (an error in
 --   ANSI mode): this statement runs with ANSI mode off (the line below, applied by
---   dedup/engine/spark.py while it runs), where the product wraps modulo 2^64 like a Java long,
+--   dedup/engines/spark/engine.py while it runs), where the product wraps modulo 2^64 like a Java long,
 --   so the bucket has the bits of DuckDB's ubigint, read as a signed value (dedup/sqltext.py,
 --   spark_bucket_list).
 -- spark-conf: spark.sql.ansi.enabled=false

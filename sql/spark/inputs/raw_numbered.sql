@@ -9,7 +9,7 @@
 -- in input order, as the DuckDB engine's reader counts them. Both from the row's index in its
 -- partition plus the counts of the earlier partitions (one row per partition): the scalable
 -- form of row_number() over (order by ...), which would put every row on one task. Keys only
--- (see raw_sorted): dedup/corpus/spark_read.py joins the rows back by (source, scan_row).
+-- (see raw_sorted): dedup/engines/spark/read.py joins the rows back by (source, scan_row).
 with parts as (
     select *, shiftright(sorted_position, 33) as part, sorted_position & 8589934591 as index_in_part
     from raw_sorted
