@@ -94,6 +94,7 @@ def run(
     4
     """
     given = dict(locals())  # the options, named as Settings' fields but for those below
+    from .corpus import IN_MEMORY
     from .documents import as_table, is_in_memory
     from .keep_by import KeepBy
     from .options import run_options
@@ -107,7 +108,7 @@ def run(
         raise UsageError("give either inputs (paths) or documents (in memory)")
     if inputs is not None:
         _check_not_texts(inputs)
-    given["inputs"] = inputs if inputs is not None else Path("<documents>")
+    given["inputs"] = inputs if inputs is not None else IN_MEMORY
     kept_by = KeepBy.parse(keep_by).column if isinstance(keep_by, str) else None
     table = as_table(documents, id_column, text_column, kept_by) if documents is not None else None
     settings = run_options(in_memory=table is not None, **given)
@@ -196,6 +197,7 @@ class Index:
     ) -> str:
         """Add documents (paths as `dedup add` reads them, or documents in memory); returns the summary.
         keep, resolve: the survivor rule of the clusters, by default the rule they were built by."""
+        from .corpus import IN_MEMORY
         from .documents import as_table, is_in_memory
         from .index.documents import add_documents, index_settings, open_index
         from .settings import check_type
@@ -206,7 +208,7 @@ class Index:
             inputs, documents = None, inputs
         if (inputs is None) == (documents is None):
             raise UsageError("give either inputs (paths) or documents (in memory)")
-        paths = _paths(inputs) if inputs is not None else (Path("<documents>"),)
+        paths = _paths(inputs) if inputs is not None else (IN_MEMORY,)
         with open_index(self.path) as con:
             keep_by = index_settings(con).keep_by_column  # the index's keys are read from the added ones too
             table = as_table(documents, keep_by=keep_by and keep_by.column) if documents is not None else None

@@ -13,6 +13,8 @@ from .decoding import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF8_BOM, UTF16_BOMS, 
 from .folders import HIDDEN_FILE, HIDDEN_FOLDER, id_path, path_id, walk_folder
 from .kinds import (
     BINARY_FILES,
+    IN_MEMORY,
+    Documents,
     Folder,
     Input,
     LinesFile,
@@ -25,7 +27,7 @@ from .kinds import (
     keep_by_refused,
 )
 from .lines import STDIN, mac_lines_note, read_names, read_once, refuse_binary_lines
-from .read import Read, check_distinct_inputs, read_by_python, read_documents, read_inputs
+from .read import Read, check_distinct_inputs, read_by_python, read_inputs
 from .spool import digest_tables
 from .stamp import FileStamp
 from .tables import (
@@ -41,6 +43,8 @@ from .write import check_target, copied_input, write_deduplicated_input
 
 __all__ = [
     "BINARY_FILES",
+    "IN_MEMORY",
+    "Documents",
     "Folder",
     "Input",
     "LinesFile",
@@ -79,7 +83,6 @@ __all__ = [
     "nan_ids",
     "path_id",
     "read_by_python",
-    "read_documents",
     "read_inputs",
     "read_names",
     "read_once",

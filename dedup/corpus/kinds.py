@@ -17,9 +17,11 @@ import os
 import shutil
 import stat
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, NamedTuple
+
+import pyarrow as pa
 
 from ..errors import UsageError
 from ..formats import OUTPUT_FORMATS, PARQUET, Format, SparkReader, is_delimited, separator, spark_reader
@@ -27,12 +29,16 @@ from ..keep_by import KeepBy
 from ..names import check_not_a_loop
 from ..settings import Reading
 from .collected import Corpus
+from .columns import read_arrow
 from .decoding import UTF8_BOM
 from .folders import HIDDEN_FOLDER, note_many_lines, path_id, read_file, read_folder, walk_folder
 from .lines import STDIN, line_break, read_lines, read_once
 from .stamp import FileStamp, stamp_input
 from .table_copy import write_table_copy
 from .tables import file_format, folder_format, names_below, read_table
+
+# What stands for the inputs of a run on documents in memory (dedup.run(documents=...)).
+IN_MEMORY = Path("<documents>")
 
 # Spark's binaryFile reader below a folder: its files, listed recursively.
 BINARY_FILES = SparkReader("binaryFile", {"recursiveFileLookup": "true"})
@@ -220,6 +226,30 @@ class Table(Input):
     @property
     def delimited(self) -> bool:
         return is_delimited(self.format)
+
+
+@dataclass(frozen=True)
+class Documents(Input):
+    """Documents given in memory (dedup.documents.as_table: `text`, an optional `id`, the --keep-by
+    column if any), standing for the inputs of a run on them: there is no file to copy."""
+
+    path: Path = IN_MEMORY
+    table: pa.Table = field(default=None, compare=False)
+
+    def check_readable(self) -> None:
+        """Already read."""
+
+    def check_keep_by(self, keep_by: KeepBy) -> None:
+        """Its column is given with the documents (dedup.documents.as_table)."""
+
+    def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
+        read_arrow(corpus, self.table, "the documents", None, "text", None)
+
+    def stamp(self) -> tuple[FileStamp, ...]:
+        return ()
+
+    def check_copy(self, out: Path) -> None:
+        raise UsageError("--write-deduplicated writes a copy of a file or folder, not of documents in memory")
 
 
 class Listing(NamedTuple):

@@ -13,12 +13,10 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import Interrupted, UsageError
-from ..keep_by import KeepBy
 from ..settings import Reading
 from .collected import Corpus
-from .columns import read_arrow
 from .decoding import nearly_utf8_note
-from .kinds import input_kind
+from .kinds import Documents, Input, input_kind
 from .lines import STDIN, check_names, read_names
 from .spool import Spool
 
@@ -52,11 +50,7 @@ def read_by_python(reading: Reading, documents: pa.Table | None = None, folder: 
     dedup.corpus.spool; None: the system's temporary folder)."""
     spool = Spool(folder)
     try:
-        corpus = (
-            read_inputs(reading, spool)
-            if documents is None
-            else read_documents(documents, reading.strip_html, reading.keep_by_column)
-        )
+        corpus = read_inputs(reading, spool, documents)
         raw: pa.Table | None = None
         if corpus.written:  # the rest goes where the rest went
             corpus.write_out()
@@ -73,9 +67,11 @@ def read_by_python(reading: Reading, documents: pa.Table | None = None, folder: 
     return Read(raw, corpus.skipped_arrow(), corpus.latin1, list(corpus.notes), kept)
 
 
-def read_inputs(reading: Reading, spool: Spool | None = None) -> Corpus:
+def read_inputs(reading: Reading, spool: Spool | None = None, documents: pa.Table | None = None) -> Corpus:
     """The corpus that reading.inputs name, in order, each input by the reader of its kind, read
-    with the run's input options (written to the spool as it is read, if one is given)."""
+    with the run's input options (written to the spool as it is read, if one is given); or the
+    documents given in memory instead (dedup.documents.as_table: `text`, optional `id`, the
+    --keep-by column if any)."""
     corpus = Corpus(spool=spool, keep_by=reading.keep_by_column)
     if reading.ids_file is not None:
         corpus.names = [*read_names(reading.ids_file)]
@@ -84,16 +80,18 @@ def read_inputs(reading: Reading, spool: Spool | None = None) -> Corpus:
 
         corpus.text_map = html_to_text
     inputs, lines = reading.inputs, reading.lines
-    prefixed = len(inputs) > 1
-    if inputs.count(STDIN) > 1:
-        raise UsageError("`-` (standard input) can be given once")
-    check_distinct_inputs(inputs)
-    for path in inputs:
-        kind = input_kind(path, lines)
+    if documents is not None:
+        kinds: list[Input] = [Documents(table=documents)]
+    else:
+        if inputs.count(STDIN) > 1:
+            raise UsageError("`-` (standard input) can be given once")
+        check_distinct_inputs(inputs)
+        kinds = [input_kind(path, lines) for path in inputs]
+    for kind in kinds:
         if corpus.keep_by is not None:
             kind.check_keep_by(corpus.keep_by)
         kind.check_readable()
-        kind.read(corpus, reading, prefixed)
+        kind.read(corpus, reading, prefixed=len(kinds) > 1)
     corpus.check_unique()
     if corpus.nearly_utf8:
         corpus.notes.append(nearly_utf8_note(corpus.nearly_utf8))
@@ -132,16 +130,3 @@ def _identity(path: Path) -> tuple[int, int]:
 
 def _kind(path: Path) -> str:
     return "folder" if path.is_dir() else "file"
-
-
-def read_documents(table: pa.Table, strip_html: bool = False, keep_by: KeepBy | None = None) -> Corpus:
-    """The corpus of documents given in memory (dedup.documents.as_table: `text`, optional `id`,
-    the --keep-by column if any)."""
-    corpus = Corpus(keep_by=keep_by)
-    if strip_html:
-        from ..cleanup import html_to_text  # html.parser only for --strip-html
-
-        corpus.text_map = html_to_text
-    read_arrow(corpus, table, "the documents", None, "text", None)
-    corpus.check_unique()
-    return corpus

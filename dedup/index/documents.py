@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..choices import Keep, Resolve
-from ..corpus import read_documents, read_inputs
+from ..corpus import read_inputs
 from ..engines import Engine, open_engine
 from ..errors import DedupError, UsageError
 from ..hashing import SCHEME
@@ -99,11 +99,7 @@ def add_documents(
     clock = time.perf_counter()
     settings = index_settings(engine).replace(inputs=inputs)
     check_requested(settings.sketch, requested or {})
-    corpus = (
-        read_inputs(settings.reading)
-        if documents is None
-        else read_documents(documents, settings.strip_html, settings.keep_by_column)
-    )
+    corpus = read_inputs(settings.reading, documents=documents)
     raw = corpus.to_arrow()
     if documents is None and not settings.lines:
         raw = _named_as_indexed(engine, settings.inputs, raw)
