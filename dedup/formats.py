@@ -129,6 +129,12 @@ PARQUET = Format.parquet
 SUFFIX = {spec.format: spec.suffixes[0] for spec in SPECS.values()}  # the suffix dedup names a format by
 
 
+def table_suffixes() -> str:
+    """The suffixes of table inputs, as the help lists them: `.parquet, .csv, ..., .csv.gz, ...`."""
+    compressed = [suffix + gz for suffix, kind in TABLE_FORMATS.items() if compressible(kind) for gz in COMPRESSED]
+    return ", ".join([*TABLE_FORMATS, *compressed])
+
+
 def is_delimited(kind: str | None) -> bool:
     """Whether `kind` is a delimited text table (CSV, TSV)."""
     return kind is not None and kind in SPECS and SPECS[Format(kind)].delimiter is not None

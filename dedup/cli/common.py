@@ -13,6 +13,7 @@ from rich.console import Console
 
 from ..choices import ShingleType, TableFormat
 from ..errors import DedupError, Interrupted
+from ..formats import table_suffixes
 from ..names import escaped, is_utf8
 
 if TYPE_CHECKING:
@@ -34,8 +35,8 @@ Inputs = Annotated[
     typer.Argument(
         metavar="INPUT...",
         show_default=False,
-        help="Folders, text files, tables (.parquet, .csv, .tsv, .jsonl, .csv.gz, .tsv.gz, .jsonl.gz, a folder of "
-        ".parquet files), or - for one document per line on standard input.",
+        help=f"Folders, text files, tables ({table_suffixes()}, a folder of .parquet files), or - for one "
+        "document per line on standard input.",
     ),
 ]
 Threshold = Annotated[float, typer.Option("--threshold", "-t", help="Keep pairs with Jaccard >= this.")]

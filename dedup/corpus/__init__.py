@@ -1,7 +1,8 @@
-"""The corpus as files: reading inputs into a table of documents (read.py, with a reader per kind
-of input: folders.py, lines.py, tables.py and columns.py; decoding.py for bytes as text,
-collected.py for what was read and skipped), and writing the input back without the dropped
-duplicates, in its own form (write.py).
+"""The corpus as files: each input a value of its kind (kinds.py: detected once, by the same rules
+on both engines; read, stamped and copied back by its kind, and Spark's reader of it as data),
+read into a table of documents (read.py, by the readers of folders.py, lines.py, tables.py and
+columns.py; decoding.py for bytes as text, collected.py for what was read and skipped), and
+written back without the dropped duplicates, in its own form (write.py, table_copy.py).
 
 The rest of dedup enters through the names below, never a submodule (an import-linter contract
 in pyproject.toml, run by tests/test_lint.py)."""
