@@ -24,6 +24,7 @@ from .kinds import (
     Stdin,
     Table,
     TextFile,
+    check_column_options,
     input_kind,
     keep_by_refused,
 )
@@ -33,7 +34,6 @@ from .spool import digest_tables
 from .stamp import FileStamp
 from .tables import (
     COMPRESSED,
-    check_column_options,
     check_dataset,
     check_json_lines,
     list_dataset,

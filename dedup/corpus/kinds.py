@@ -280,6 +280,24 @@ def input_kind(path: Path, lines: bool, listing: Listing | None = None) -> Input
     return LinesFile(path) if lines else TextFile(path)
 
 
+def check_column_options(
+    inputs: Iterable[Path], lines: bool, id_column: str | None, text_column: str | None, delimiter: str | None = None
+) -> None:
+    """--id-column/--text-column name a table's columns, --delimiter a CSV's separator: refuse them
+    when no input is such a table."""
+    tables = [kind for kind in (input_kind(path, lines) for path in inputs) if isinstance(kind, Table)]
+    if delimiter is not None:
+        if len(delimiter) != 1:
+            raise UsageError(f"--delimiter must be one character (\\t for a tab), got {delimiter!r}")
+        if not any(table.delimited for table in tables):
+            raise UsageError("--delimiter applies to .csv and .tsv tables; no input is one")
+    given = [name for name, value in (("--id-column", id_column), ("--text-column", text_column)) if value is not None]
+    if given and not tables:
+        kind = "--lines files" if lines else "folders and text files"
+        verb = "apply" if len(given) > 1 else "applies"
+        raise UsageError(f"{' and '.join(given)} {verb} to tables (.parquet, .csv, .jsonl); these inputs are {kind}")
+
+
 def keep_by_refused(keep_by: KeepBy | str, shown: object) -> UsageError:
     """--keep-by given with an input that is not a table (both engines)."""
     return UsageError(

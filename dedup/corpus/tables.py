@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import pyarrow as pa
 
-from ..errors import InputError, UsageError, first_line
+from ..errors import InputError, first_line
 from ..formats import (
     COMPRESSED,
     PARQUET,
@@ -84,33 +84,6 @@ def folder_format(name: str, names_below: Callable[[], Iterable[str]]) -> str | 
             return None
         found = True
     return PARQUET if found else None
-
-
-def is_table(path: Path, lines: bool = False) -> bool:
-    """Whether `path` is read as a table (so --id-column and --text-column apply to it)."""
-    return not lines and table_format(path) is not None
-
-
-def check_column_options(
-    inputs: Iterable[Path],
-    lines: bool,
-    id_column: str | None,
-    text_column: str | None,
-    delimiter: str | None = None,
-) -> None:
-    """--id-column/--text-column name a table's columns, --delimiter a CSV's separator: refuse them
-    when no input is such a table."""
-    inputs = list(inputs)
-    if delimiter is not None:
-        if len(delimiter) != 1:
-            raise UsageError(f"--delimiter must be one character (\\t for a tab), got {delimiter!r}")
-        if not any(is_delimited(table_format(path)) and not lines for path in inputs):
-            raise UsageError("--delimiter applies to .csv and .tsv tables; no input is one")
-    given = [name for name, value in (("--id-column", id_column), ("--text-column", text_column)) if value is not None]
-    if given and not any(is_table(path, lines) for path in inputs):
-        kind = "--lines files" if lines else "folders and text files"
-        verb = "apply" if len(given) > 1 else "applies"
-        raise UsageError(f"{' and '.join(given)} {verb} to tables (.parquet, .csv, .jsonl); these inputs are {kind}")
 
 
 def read_table(
