@@ -27,6 +27,7 @@ from ..errors import UsageError
 from ..formats import OUTPUT_FORMATS, PARQUET, Format, SparkReader, is_delimited, separator, spark_reader
 from ..keep_by import KeepBy
 from ..names import check_not_a_loop
+from ..output import format_for
 from ..settings import Reading
 from .collected import Corpus
 from .columns import read_arrow
@@ -205,8 +206,7 @@ class Table(Input):
 
     def check_copy(self, out: Path) -> None:
         super().check_copy(out)
-        if out.suffix.lower() not in OUTPUT_FORMATS:
-            raise UsageError(f"write the deduplicated table as .parquet, .csv or .jsonl, not {out.name}")
+        format_for(out, OUTPUT_FORMATS, "deduplicated table")  # a table is copied as a table
 
     def write_copy(self, out: Path, dropped: set[object], reading: Reading) -> None:
         write_table_copy(self.path, out, dropped, reading)
