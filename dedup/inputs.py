@@ -185,7 +185,7 @@ class ReadByPython(Inputs):
         from .corpus import write_deduplicated_input
         from .index import clusters
 
-        by_number = copied_input(self.reading).drops_line_numbers  # a --lines file's lines, named or not
+        by_number = copied_input(self.reading).numbered_lines  # a --lines file's lines, named or not
         dropped = clusters.dropped_positions(engine) if by_number else clusters.dropped_ids(engine)
         write_deduplicated_input(self.reading, out, dropped, self.stamp)
 

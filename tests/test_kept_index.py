@@ -196,3 +196,20 @@ def test_adding_another_folder_of_the_same_names_says_both_ways(tmp_path):
     assert result.exit_code == 1
     assert "use --replace to replace them if they are the same documents" in result.stderr
     assert "run again on all the folders together (their ids become FOLDER/NAME)" in result.stderr
+
+
+def test_adding_a_parquet_dataset_of_indexed_ids_is_not_advised_as_a_folder(tmp_path):
+    """A Parquet dataset is a folder on disk but a table to dedup: its ids are its id column's, so
+    the advice for a second folder of the same file names (FOLDER/NAME ids) does not apply."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"id": ["x"], "text": ["the first table's text, with its words"]}), tmp_path / "t.parquet")
+    (tmp_path / "more").mkdir()
+    pq.write_table(pa.table({"id": ["x"], "text": ["another text under the same id"]}), tmp_path / "more" / "p.parquet")
+    db = tmp_path / "index.duckdb"
+    invoke("run", tmp_path / "t.parquet", "--db", db, "-q")
+    result = run_cli("add", db, tmp_path / "more")
+    assert result.exit_code == 1
+    assert "1 id is in the index already ('x'...): use --replace to replace them" in result.stderr
+    assert "FOLDER/NAME" not in result.stderr

@@ -1,11 +1,11 @@
 """Each input of a run as a value of its kind, made once from its path and the read options by
 `input_kind`: a `Folder` of text files, a `TextFile` (one document), a `LinesFile` (--lines: one
-document per line), a `Table` (Parquet, CSV, TSV, JSON lines: its `Format`), or `Stdin` (`-`, one
-document per line).
+document per line), a `Table` (Parquet, CSV, TSV, JSON lines: its `Format`), `Stdin` (`-`, one
+document per line), or `Documents` given in memory.
 
 A kind owns the rules that depend on it: how it is read into the corpus (`read`), what a
 deduplicated copy of it is and which of its names a copy drops (`check_copy`, `write_copy`,
-`drops_line_numbers`), what it held when the run began (`stamp`), and how Spark's readers read it
+`numbered_lines`), what it held when the run began (`stamp`), and how Spark's readers read it
 (`spark_reader`: the reader's name and options, as data; dedup.engines.spark runs them). The
 detection rules are the same on both engines: a path that is not on this machine (a Spark input
 on HDFS) is detected through its engine's listing (`Listing`).
@@ -50,7 +50,9 @@ class Input:
     """An input of one kind; `path` as it was given."""
 
     path: Path
-    drops_line_numbers: ClassVar[bool] = False  # whether a copy drops its documents by line number, not by id
+    # its documents are its lines, named by their numbers (--ids gives them other names): a copy drops
+    # them by number
+    numbered_lines: ClassVar[bool] = False
 
     def check_readable(self) -> None:
         """Refuse, before it is read, an input that is not there, or that cannot be read as its kind:
@@ -96,7 +98,7 @@ class Input:
 
 @dataclass(frozen=True)
 class Stdin(Input):
-    drops_line_numbers = True
+    numbered_lines = True
 
     def check_readable(self) -> None:
         """Read once, as it comes."""
@@ -126,7 +128,7 @@ class TextFile(Input):
 class LinesFile(Input):
     """A file of one document per line (--lines): a copy keeps the other lines byte for byte."""
 
-    drops_line_numbers = True  # with --ids, the ids are other names for them
+    numbered_lines = True
 
     def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
         read_lines(corpus, self.path, prefix=path_id(self.path) if prefixed else None)

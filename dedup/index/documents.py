@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..choices import Keep, Resolve
-from ..corpus import read_inputs
+from ..corpus import Folder, input_kind, read_inputs
 from ..engines import Engine, open_engine
 from ..errors import DedupError, UsageError
 from ..hashing import SCHEME
@@ -108,13 +108,14 @@ def add_documents(
     if existing and not replace:
         shown = ", ".join(repr(i) for i in sorted(existing)[:5])
         indexed = f"{counted(len(existing), 'id is', 'ids are')} in the index already ({shown}...)"
-        if settings.lines and len(inputs) == 1 and documents is None:  # the advice below would replace other lines
+        kinds = [input_kind(path, settings.lines) for path in inputs] if documents is None else []
+        if len(kinds) == 1 and kinds[0].numbered_lines:  # the advice below would replace other lines
             raise DedupError(
                 f"{indexed}: they are line numbers, as the index's "
                 "own lines are, so --replace would replace those documents; to index both files, run again on "
                 "both (their ids become FILE:LINE)"
             )
-        if documents is None and any(path.is_dir() for path in inputs):  # a second folder of the same names
+        if any(isinstance(kind, Folder) for kind in kinds):  # a second folder of the same names
             raise DedupError(
                 f"{indexed}: use --replace to replace them if they are the same documents; if another "
                 "folder holds other documents under the same names, run again on all the folders "

@@ -93,7 +93,7 @@ def read_corpus(engine: Any, reading: Reading) -> tuple[bool, list[str]]:
         frames.append(frame)
         kinds.append(kind)
     # one input's ids are its line or row numbers: a line file, a table without an id column
-    numbered_ids = isinstance(kinds[0], LinesFile) or (isinstance(kinds[0], Table) and not id_columns)
+    numbered_ids = kinds[0].numbered_lines or (isinstance(kinds[0], Table) and not id_columns)
     frame = frames[0]
     for other in frames[1:]:
         frame = frame.unionByName(other)
