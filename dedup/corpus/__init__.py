@@ -30,6 +30,7 @@ from .kinds import (
 )
 from .lines import STDIN, mac_lines_note, read_names, read_once, refuse_binary_lines
 from .read import Read, check_distinct_inputs, read_by_python, read_inputs
+from .spark_plans import UNDERSCORE_NAME, DatasetPlan, FolderPlan
 from .spool import digest_tables
 from .stamp import FileStamp
 from .tables import (
@@ -43,6 +44,9 @@ from .tables import (
 from .write import check_target, copied_input, write_deduplicated_input
 
 __all__ = [
+    "UNDERSCORE_NAME",
+    "DatasetPlan",
+    "FolderPlan",
     "BINARY_FILES",
     "IN_MEMORY",
     "Documents",

@@ -5,8 +5,9 @@ document per line), or `Documents` given in memory.
 
 A kind owns the rules that depend on it: how it is read into the corpus (`read`), what a
 deduplicated copy of it is and which of its names a copy drops (`check_copy`, `write_copy`,
-`numbered_lines`), what it held when the run began (`stamp`), and how Spark's readers read it
-(`spark_reader`: the reader's name and options, as data; dedup.engines.spark runs them). The
+`numbered_lines`), what it held when the run began (`stamp`), and how Spark reads it, as data
+(`spark_reader`: the reader's name and options; `spark_plan`, `spark_dataset`: the files of a
+local folder or dataset, dedup.corpus.spark_plans), which dedup.engines.spark runs. The
 detection rules are the same on both engines: a path that is not on this machine (a Spark input
 on HDFS) is detected through its engine's listing (`Listing`).
 """
@@ -34,6 +35,7 @@ from .columns import read_arrow
 from .decoding import UTF8_BOM
 from .folders import HIDDEN_FOLDER, note_many_lines, path_id, read_file, read_folder, walk_folder
 from .lines import STDIN, line_break, read_lines, read_once
+from .spark_plans import DatasetPlan, FolderPlan, dataset_plan, folder_plan
 from .stamp import FileStamp, stamp_input
 from .table_copy import write_table_copy
 from .tables import file_format, folder_format, names_below, read_table
@@ -182,6 +184,11 @@ class Folder(Input):
                 # to a folder, broken) stays a link
                 shutil.copy2(path, target, follow_symlinks=reason is None)
 
+    def spark_plan(self, local: str, prefix: str, reading: Reading) -> FolderPlan:
+        """What Spark reads of it, on the driver's disk at `local`, its ids prefixed by `prefix`
+        (dedup.corpus.spark_plans.folder_plan)."""
+        return folder_plan(local, prefix, reading.follow_links)
+
 
 @dataclass(frozen=True)
 class Table(Input):
@@ -216,7 +223,7 @@ class Table(Input):
     def spark_reader(self, reading: Reading, line_end: str | None = None) -> SparkReader | None:
         """Spark's reader of its format (dedup.formats), None if Spark has none; a delimited table's
         with its separator (--delimiter), and its rows' line break when it is one character
-        (`line_end`, as dedup.corpus.check_csv found it: detected, a \r was read as \n inside quotes)."""
+        (`line_end`, as dedup.corpus.check_csv found it: detected, a \\r was read as \\n inside quotes)."""
         reader = spark_reader(self.format)
         if reader is None or not self.delimited:
             return reader
@@ -224,6 +231,13 @@ class Table(Input):
         if line_end in ("\n", "\r"):
             options["lineSep"] = line_end
         return SparkReader(reader.name, options)
+
+    def spark_dataset(self, local: str, given: str, reading: Reading) -> DatasetPlan | None:
+        """The parts Spark reads of a Parquet dataset folder on the driver's disk at `local` (None
+        for a file: Spark's reader reads it as it is)."""
+        if self.format != PARQUET or not os.path.isdir(local):
+            return None
+        return dataset_plan(local, given, reading)
 
     @property
     def delimited(self) -> bool:

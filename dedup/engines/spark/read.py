@@ -15,10 +15,8 @@ numbers) comes from a range-partitioned sort of the rows' keys and per-partition
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +28,11 @@ from ...corpus import (
     HIDDEN_FILE,
     HIDDEN_FOLDER,
     STDIN,
+    UNDERSCORE_NAME,
     UTF8_BOM,
     UTF16_BOMS,
     UTF16_SKIPPED,
+    DatasetPlan,
     Folder,
     Input,
     LinesFile,
@@ -41,22 +41,19 @@ from ...corpus import (
     Table,
     TextFile,
     check_csv,
-    check_dataset,
     check_distinct_inputs,
     check_json_lines,
     input_kind,
     keep_by_refused,
-    list_dataset,
     mac_lines_note,
     names_below,
     nan_ids,
     path_id,
     read_once,
     refuse_binary_lines,
-    walk_folder,
 )
 from ...errors import InputError, UsageError
-from ...formats import PARQUET, Format, separator
+from ...formats import Format, separator
 from ...keep_by import KeepBy
 from ...names import is_utf8
 from ...settings import Reading
@@ -223,7 +220,7 @@ def _read_input(
             ids = F.concat(F.lit(path.rstrip("/") + "/"), relative) if multiple else relative
             prefix = path.rstrip("/") + "/" if multiple else ""
             if local is not None:  # listed as the DuckDB engine lists it, read by Spark
-                plan = _local_folder(local, prefix, reading.follow_links)
+                plan = kind.spark_plan(local, prefix, reading)
                 skipped += plan.skipped
                 frame = _binary_files(session, [_literal(load) for load in plan.loads])
                 empty = [root + "/" + name for name in plan.empty]
@@ -287,10 +284,11 @@ def _read_input(
                 "with dos2unix, or use --engine duckdb)"
             )
         line_break = layout.line_break
-    local = engine.local_path(path) if kind.format == Format.jsonl else None
-    if local is not None:  # what the DuckDB engine refuses and Spark's reader would read, checked on the driver
+    local = engine.local_path(path)  # None: not on the driver's disk (HDFS, an object store)
+    if local is not None and kind.format == Format.jsonl:
+        # what the DuckDB engine refuses and Spark's reader would read, checked on the driver
         check_json_lines(Path(local), reading.id_column, reading.text_column, shown=path)
-    dataset = _local_dataset(engine, path, reading) if kind.format == PARQUET else None
+    dataset = kind.spark_dataset(local, path, reading) if local is not None else None
     if dataset is not None:
         skipped += dataset.skipped
     from pyspark.errors import AnalysisException
@@ -538,99 +536,6 @@ def _literal(path: str) -> str:
     """The path as Spark's readers take it: they expand a Hadoop glob (`g[12]` read the folder `g1`,
     `l{a,b}.txt` the file `la.txt`), so its glob characters are escaped to stand for themselves."""
     return GLOB_CHARACTERS.sub(r"\\\1", path)
-
-
-NOT_UTF8_NAME = "not read by the Spark engine (a name that is not UTF-8)"
-UNDERSCORE_NAME = "not read by the Spark engine (a name starting with _)"
-
-
-@dataclass
-class FolderPlan:
-    """How Spark reads a local folder: `loads`, the folders it lists whole (recursively) and the
-    files it reads one by one; `empty`, the zero-byte files (relative posix paths), which Spark's
-    scan reads no split of; `skipped`, (id, reason) of everything else."""
-
-    loads: list[str] = field(default_factory=list)
-    empty: list[str] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-
-
-@dataclass
-class DatasetPlan:
-    """A local Parquet dataset folder as the DuckDB engine lists it: its path on the driver's disk,
-    the files Spark reads, and the skipped (source, reason)."""
-
-    root: str
-    files: list[str]
-    skipped: list[tuple[str, str]]
-
-
-def _local_dataset(engine: Any, path: str, reading: Reading) -> DatasetPlan | None:
-    """A Parquet dataset folder on the driver's disk, listed once by dedup.corpus.tables.list_dataset
-    (Spark's own discovery follows folder links: a `loop -> ..` link read every part 40 times; and
-    given a file:/ path it left out the parts in a subfolder), but for the files Spark cannot open (a
-    name that is not UTF-8). None for a file, or a folder on HDFS or an object store."""
-    local = engine.local_path(path)
-    if local is None or not os.path.isdir(local):
-        return None
-
-    def shown(file: str | Path) -> str:  # named as the input was given (a file:// URI, a relative path)
-        return path_id(Path(path) / Path(file).relative_to(local))
-
-    listing = list_dataset(Path(local))
-    check_dataset(Path(local), listing.files, reading.text_column, reading.id_column, shown)  # as on DuckDB
-    return DatasetPlan(local, listing.files, [(left.source, left.reason) for left in listing.skipped(shown)])
-
-
-def _local_folder(root: str, prefix: str, follow_links: bool) -> FolderPlan:
-    """A local folder's files as the DuckDB engine lists them (dedup.corpus.folders.walk_folder: the
-    same files read, the same skipped for the same reasons), but for names Spark cannot read (a
-    name that is not UTF-8, which the JVM cannot open; a file whose name starts with _).
-
-    Spark's own recursive listing reads otherwise: it follows a symlink to a folder (a `loop -> .`
-    link read every file 40 times over, as 40 copies paired with each other; a link to a folder
-    outside the input read that folder), leaves out folders whose name starts with _, and stopped
-    the run on a name that is not UTF-8 below the top folder. So a folder is listed whole by Spark
-    (fast: ~0.2 ms a file) only when nothing below it is such a case; the files directly in a folder
-    that holds one are read by name (~2 ms a file)."""
-    plan = FolderPlan()
-    top = Path(root)
-    files: list[tuple[tuple[str, ...], Path]] = []
-    unlike: set[tuple[str, ...]] = set()  # folders (as parts) holding an entry Spark's listing reads otherwise
-    named: set[str] = set()
-    for relative, path, reason in walk_folder(top, include_hidden=False, follow_links=follow_links):
-        parts = path.relative_to(top).parts
-        bad = next((i for i, part in enumerate(parts) if not is_utf8(part)), None)
-        if bad is not None:
-            unlike.add(parts[:bad])
-        if reason in (HIDDEN_FILE, HIDDEN_FOLDER):
-            plan.skipped.append((prefix + relative, reason))
-        elif bad is not None:  # the file, or the folder it lies in, named once
-            shown = path_id(Path(*parts[: bad + 1])) + ("/" if bad < len(parts) - 1 or relative.endswith("/") else "")
-            if shown not in named:
-                named.add(shown)
-                plan.skipped.append((prefix + shown, NOT_UTF8_NAME))
-        elif reason is not None:  # a symlink to a folder, a broken one, a link outside, a special file
-            plan.skipped.append((prefix + relative, reason))
-            unlike.add(parts[:-1])
-        elif parts[-1].startswith("_"):
-            plan.skipped.append((prefix + relative, UNDERSCORE_NAME))
-        else:
-            unlike.update(parts[:i] for i, part in enumerate(parts[:-1]) if part.startswith("_"))
-            files.append((parts, path))
-    below = {folder[:i] for folder in unlike for i in range(len(folder) + 1)}  # folders with such a case below
-    listed: set[tuple[str, ...]] = set()
-    for parts, path in files:
-        folder = parts[:-1]
-        whole = next((folder[:i] for i in range(len(folder) + 1) if folder[:i] not in below), None)
-        if whole is None:
-            plan.loads.append(str(path))
-        elif whole not in listed:
-            listed.add(whole)
-            plan.loads.append(str(top.joinpath(*whole)))
-        if path.stat().st_size == 0:
-            plan.empty.append("/".join(parts))
-    return plan
 
 
 def _binary_files(session: Any, paths: list[str]) -> Any:

@@ -1,0 +1,104 @@
+"""What Spark's readers are given to read an input on this machine, as data (dedup.corpus.kinds
+hands them to dedup.engines.spark, which runs them): a folder's files as the DuckDB engine lists
+them (`FolderPlan`), a Parquet dataset's parts (`DatasetPlan`). Listed here, on the driver,
+because Spark's own listing reads otherwise (it follows folder links, leaves out names starting
+with _, stops on a name that is not UTF-8)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..names import is_utf8
+from ..settings import Reading
+from .folders import HIDDEN_FILE, HIDDEN_FOLDER, path_id, walk_folder
+from .tables import check_dataset, list_dataset
+
+NOT_UTF8_NAME = "not read by the Spark engine (a name that is not UTF-8)"
+UNDERSCORE_NAME = "not read by the Spark engine (a name starting with _)"
+
+
+@dataclass
+class FolderPlan:
+    """How Spark reads a local folder: `loads`, the folders it lists whole (recursively) and the
+    files it reads one by one; `empty`, the zero-byte files (relative posix paths), which Spark's
+    scan reads no split of; `skipped`, (id, reason) of everything else."""
+
+    loads: list[str] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class DatasetPlan:
+    """A local Parquet dataset folder as the DuckDB engine lists it: its path on the driver's disk,
+    the files Spark reads, and the skipped (source, reason)."""
+
+    root: str
+    files: list[str]
+    skipped: list[tuple[str, str]]
+
+
+def dataset_plan(local: str, given: str, reading: Reading) -> DatasetPlan:
+    """A Parquet dataset folder on the driver's disk (`local`; `given`: the input as it was given, a
+    file:// URI or a relative path), listed once by dedup.corpus.tables.list_dataset (Spark's own
+    discovery follows folder links: a `loop -> ..` link read every part 40 times; and given a
+    file:/ path it left out the parts in a subfolder), checked as on the DuckDB engine."""
+
+    def shown(file: str | Path) -> str:  # named as the input was given
+        return path_id(Path(given) / Path(file).relative_to(local))
+
+    listing = list_dataset(Path(local))
+    check_dataset(Path(local), listing.files, reading.text_column, reading.id_column, shown)
+    return DatasetPlan(local, listing.files, [(left.source, left.reason) for left in listing.skipped(shown)])
+
+
+def folder_plan(root: str, prefix: str, follow_links: bool) -> FolderPlan:
+    """A local folder's files as the DuckDB engine lists them (dedup.corpus.folders.walk_folder: the
+    same files read, the same skipped for the same reasons), but for names Spark cannot read (a
+    name that is not UTF-8, which the JVM cannot open; a file whose name starts with _).
+
+    Spark's own recursive listing reads otherwise: it follows a symlink to a folder (a `loop -> .`
+    link read every file 40 times over, as 40 copies paired with each other; a link to a folder
+    outside the input read that folder), leaves out folders whose name starts with _, and stopped
+    the run on a name that is not UTF-8 below the top folder. So a folder is listed whole by Spark
+    (fast: ~0.2 ms a file) only when nothing below it is such a case; the files directly in a folder
+    that holds one are read by name (~2 ms a file)."""
+    plan = FolderPlan()
+    top = Path(root)
+    files: list[tuple[tuple[str, ...], Path]] = []
+    unlike: set[tuple[str, ...]] = set()  # folders (as parts) holding an entry Spark's listing reads otherwise
+    named: set[str] = set()
+    for relative, path, reason in walk_folder(top, include_hidden=False, follow_links=follow_links):
+        parts = path.relative_to(top).parts
+        bad = next((i for i, part in enumerate(parts) if not is_utf8(part)), None)
+        if bad is not None:
+            unlike.add(parts[:bad])
+        if reason in (HIDDEN_FILE, HIDDEN_FOLDER):
+            plan.skipped.append((prefix + relative, reason))
+        elif bad is not None:  # the file, or the folder it lies in, named once
+            shown = path_id(Path(*parts[: bad + 1])) + ("/" if bad < len(parts) - 1 or relative.endswith("/") else "")
+            if shown not in named:
+                named.add(shown)
+                plan.skipped.append((prefix + shown, NOT_UTF8_NAME))
+        elif reason is not None:  # a symlink to a folder, a broken one, a link outside, a special file
+            plan.skipped.append((prefix + relative, reason))
+            unlike.add(parts[:-1])
+        elif parts[-1].startswith("_"):
+            plan.skipped.append((prefix + relative, UNDERSCORE_NAME))
+        else:
+            unlike.update(parts[:i] for i, part in enumerate(parts[:-1]) if part.startswith("_"))
+            files.append((parts, path))
+    below = {folder[:i] for folder in unlike for i in range(len(folder) + 1)}  # folders with such a case below
+    listed: set[tuple[str, ...]] = set()
+    for parts, path in files:
+        folder = parts[:-1]
+        whole = next((folder[:i] for i in range(len(folder) + 1) if folder[:i] not in below), None)
+        if whole is None:
+            plan.loads.append(str(path))
+        elif whole not in listed:
+            listed.add(whole)
+            plan.loads.append(str(top.joinpath(*whole)))
+        if path.stat().st_size == 0:
+            plan.empty.append("/".join(parts))
+    return plan
