@@ -114,3 +114,25 @@ def test_spark_readers_are_data(tmp_path, line_end):
 
 def default_reading() -> Reading:
     return Settings(inputs=(Path("."),)).reading
+
+
+def test_a_folders_spark_plan_reads_what_the_duckdb_engine_reads(tmp_path):
+    """Spark's own listing follows folder links and leaves out names starting with _: the plan a
+    folder gives it lists whole only the folders with nothing such below them, names the other
+    files one by one, and skips with a reason what Spark cannot read; no file is read twice or lost."""
+    root = tmp_path / "docs"
+    (root / "plain" / "deep").mkdir(parents=True)
+    (root / "mixed").mkdir()
+    (root / "plain" / "a.txt").write_text("a")
+    (root / "plain" / "deep" / "b.txt").write_text("b")
+    (root / "mixed" / "c.txt").write_text("c")
+    (root / "mixed" / "_d.txt").write_text("d")  # Spark's listing would leave it out
+    (root / "mixed" / "loop").symlink_to(root)  # Spark's listing would follow it
+    (root / "empty.txt").write_bytes(b"")
+    (root / ".hidden").write_text("h")
+    plan = input_kind(root, lines=False).spark_plan(str(root), "", default_reading())
+    assert sorted(plan.loads) == sorted([str(root / "plain"), str(root / "mixed" / "c.txt"), str(root / "empty.txt")])
+    assert plan.empty == ["empty.txt"]
+    assert sorted(reason for _, reason in plan.skipped) == sorted(
+        ["hidden file", "not read by the Spark engine (a name starting with _)", "symlink to a folder (not followed)"]
+    )
