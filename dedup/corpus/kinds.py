@@ -201,7 +201,7 @@ class Table(Input):
         """A table is read more than once (checked, then loaded): from a named pipe, the second reader
         found it empty, or waited for a writer past Ctrl-C."""
         super().check_readable()
-        if self.path.exists() and stat.S_ISFIFO(self.path.stat().st_mode):
+        if read_once(self.path):
             raise UsageError(
                 f"input {self.path} is a named pipe, and a table is read more than once: write it to a file"
             )

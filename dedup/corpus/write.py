@@ -19,11 +19,14 @@ def copied_input(reading: Reading) -> Input:
     return input_kind(reading.inputs[0], reading.lines)
 
 
-def check_target(reading: Reading, out: Path) -> None:
+def check_target(reading: Reading, out: Path) -> Input:
     """Refuse, before any work is done, a copy of an input that cannot be made (one input, a file
-    or folder that can be read again; a table copied as a table), or a target it cannot be written to."""
-    copied_input(reading).check_copy(out)
+    or folder that can be read again; a table copied as a table), or a target it cannot be written
+    to; the input copied."""
+    source = copied_input(reading)
+    source.check_copy(out)
     check_new_target(out, "--write-deduplicated", reading.inputs)
+    return source
 
 
 def write_deduplicated_input(
@@ -40,8 +43,7 @@ def write_deduplicated_input(
     `read`: the input's stamp taken before the run read it (dedup.corpus.stamp). The copy is
     written under a temporary name and kept only if the input is still what the run read.
     """
-    check_target(reading, out)
-    source = copied_input(reading)
+    source = check_target(reading, out)
     with replacing(out) as target:  # a file, or a folder (a folder's write_copy makes it)
         source.write_copy(target, dropped, reading)
         _check_unchanged(source, read)
