@@ -68,3 +68,15 @@ def test_a_duckdb_1x_client_reads_every_table(tmp_path):
     assert {"documents", "signatures", "band_hashes", "pairs", "clusters", "runs", "stages"} <= set(expected)
     assert seen["counts"] == expected
     assert seen["pairs"] == pairs and pairs
+
+
+def test_the_database_is_written_in_the_format_of_duckdb_1_2(tmp_path):
+    # long strings compressed (1.0's format stored them as they are); a 1.2 or later client opens it
+    db = tmp_path / "clough.duckdb"
+    invoke("run", REPO / "data" / "clough", "--threshold", "0.5", "--db", db, "-q")
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        [(tags,)] = con.execute("select tags from duckdb_databases() where database_name = 'clough'").fetchall()
+    finally:
+        con.close()
+    assert tags["storage_version"] == "v1.2.0+"
