@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import itertools
 import random
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from .engines import temporary_folder
 from .pipeline import execute
 from .settings import Settings
 
@@ -74,7 +74,7 @@ def evaluate(settings: Settings, sample: int | None = None, seed: int = 0) -> Ev
     rows = list(range(corpus.num_rows))
     if sample is not None:
         rows = sorted(random.Random(seed).sample(rows, min(sample, corpus.num_rows)))
-    with tempfile.TemporaryDirectory(prefix="dedup-eval-") as folder:
+    with temporary_folder(settings.temp_dir) as folder:
         path = Path(folder) / "documents.parquet"
         pq.write_table(corpus.select(["id", "text"]).take(rows), path)
         read = {"inputs": (path,), "lines": False, "id_column": "id", "text_column": "text", "ids_file": None}

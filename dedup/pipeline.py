@@ -4,7 +4,6 @@ the deduplicated input."""
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -14,7 +13,7 @@ from typing import Any
 import pyarrow as pa
 
 from .choices import Keep, Method, PairsListed, Resolve, ShingleType
-from .engines import Engine, engine_kind, run_engine
+from .engines import Engine, engine_kind, run_engine, temporary_folder
 from .errors import EngineError, Interrupted
 from .index import clusters
 from .index.export import needs_clusters
@@ -69,7 +68,7 @@ def execute(
     exact copies), none (an empty table, nothing streamed); the pairs table holds them all.
     """
     if settings.write_deduplicated is not None and settings.db is None:  # its clusters need a database
-        with tempfile.TemporaryDirectory(prefix="dedup-") as folder:
+        with temporary_folder(settings.temp_dir) as folder:
             kept = settings.replace(db=Path(folder) / "run.duckdb")
             try:
                 return execute(kept, progress, on_open, documents, session=session, pairs_to=pairs_to)

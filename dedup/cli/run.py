@@ -109,7 +109,12 @@ def run(
         Optional[str], typer.Option(help="DuckDB memory limit, e.g. 2GB; larger stages spill to --temp-dir.")
     ] = None,
     temp_dir: Annotated[
-        Optional[Path], typer.Option(help="Folder for DuckDB's spill files [default: <db>.tmp next to the database].")
+        Optional[Path],
+        typer.Option(
+            help="Folder for every file the run writes for itself: DuckDB's spill, the temporary database of a run "
+            "without --db, the spool of a large input [default: <db>.tmp next to the database, else the "
+            "system's temporary folder]."
+        ),
     ] = None,
     show_skipped: Annotated[
         bool, typer.Option("--show-skipped", help="List every skipped input with its reason on stderr.")

@@ -62,6 +62,7 @@ __all__ = [
     "open_engine",
     "engine_for",
     "temp_directory",
+    "temporary_folder",
 ]
 
 
@@ -70,6 +71,14 @@ def temp_directory(path: Path, limits: EngineOptions | Limits | None) -> Path:
     if limits is not None and limits.temp_dir is not None:
         return limits.temp_dir
     return path.parent / f"{path.name}.tmp"  # `--db .` has no name (refused as a folder when it opens)
+
+
+def temporary_folder(temp_dir: Path | None) -> tempfile.TemporaryDirectory[str]:
+    """A folder of a run's own files, removed with it: under --temp-dir if given (made if missing),
+    so that a run given --temp-dir writes nothing to the system's temporary folder; else there."""
+    if temp_dir is not None:
+        temp_dir.mkdir(parents=True, exist_ok=True)
+    return tempfile.TemporaryDirectory(prefix="dedup-", dir=temp_dir)
 
 
 def engine_for(dialect: str) -> type[DuckDBEngine]:
@@ -118,7 +127,7 @@ def run_engine(options: EngineOptions, session: Any = None, small: bool = False)
         with ExitStack() as cleanup:
             path = options.db
             if path is None:  # a temporary database, removed with its folder (in memory if small)
-                path = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="dedup-"))) / "run.duckdb"
+                path = Path(cleanup.enter_context(temporary_folder(options.temp_dir))) / "run.duckdb"
             engine = open_engine(path, options, in_memory=small and options.db is None)
             cleanup.callback(engine.close)
             yield engine
