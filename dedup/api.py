@@ -44,6 +44,7 @@ def run(
     pairs: str = "all",
     strip_html: bool = False,
     db: str | Path | None = None,
+    keep_all_tables: bool = False,
     replace: bool = False,
     threads: int | None = None,
     memory_limit: str | None = None,
@@ -63,13 +64,14 @@ def run(
     """Pairs of documents with exact Jaccard >= threshold: an Arrow table (id_a, id_b, jaccard, estimate).
 
     The same run as `dedup run` with the same options (one library function,
-    dedup.pipeline.execute): with `db`, the database keeps every stage's table and the
-    clusters (survivors by `keep`, default first); `write_deduplicated` writes the input minus the
-    dropped duplicates; `exports` maps what `dedup export` writes (pairs, clusters, duplicates,
-    survivors, adjacency) to a file each (.csv, .parquet, .jsonl, .json), as `--export WHAT=FILE`.
-    `keep_by` prefers survivors by a column of a table input (as `--keep-by`); `audit` measures
-    recall on that many sampled documents at the end (as `--audit`), recorded in `db`'s runs
-    table (`Index(db).audit()` measures it again and returns it).
+    dedup.pipeline.execute): with `db`, the database keeps the run (its lean layout: documents,
+    band hashes, pairs, clusters; `keep_all_tables` keeps every stage's table, the shingles and
+    signatures too) and the clusters (survivors by `keep`, default first); `write_deduplicated`
+    writes the input minus the dropped duplicates; `exports` maps what `dedup export` writes
+    (pairs, clusters, duplicates, survivors, adjacency) to a file each (.csv, .parquet, .jsonl,
+    .json), as `--export WHAT=FILE`. `keep_by` prefers survivors by a column of a table input (as
+    `--keep-by`); `audit` measures recall on that many sampled documents at the end (as
+    `--audit`), recorded in `db`'s runs table (`Index(db).audit()` measures it again and returns it).
 
     `inputs` are paths (a folder, a text file, a table, or a list of them) read as `dedup run`
     reads them; `documents` are documents in memory: a list of strings (ids 1, 2, ...), a list of
@@ -279,7 +281,7 @@ class Index:
         check_type("sample", sample, Integral)
         check_type("seed", seed, Integral)
         with open_index(self.path, read_only=True) as con:
-            return audit(con, index_settings(con).threshold, int(sample), int(seed))
+            return audit(con, index_settings(con).sketch, int(sample), int(seed))
 
     def clusters(self, keep: str | None = None, resolve: str | None = None) -> pa.Table:
         """The clusters of two or more, rebuilt first by the rule given where it differs from theirs."""

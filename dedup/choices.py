@@ -72,6 +72,13 @@ class AuditFormat(StrEnum):
     json = Format.json  # one JSON object (dedup.recall.Audit.as_dict)
 
 
+class InfoFormat(StrEnum):
+    """How `dedup info` prints what a database holds."""
+
+    table = "table"  # lines to read, then the tables and the runs as tables
+    json = Format.json  # one JSON object (dedup.index.info.Info.as_dict)
+
+
 class EngineName(StrEnum):
     """Which engine runs the stages."""
 

@@ -13,7 +13,8 @@ from typing import Any
 import pyarrow as pa
 
 from .choices import Keep, Method, PairsListed, Resolve, ShingleType
-from .engines import Engine, engine_kind, run_engine, temporary_folder
+from .disk import DiskUse, Watch
+from .engines import Engine, engine_kind, run_engine, temp_directory, temporary_folder
 from .errors import EngineError, Interrupted
 from .index import clusters
 from .index.export import needs_clusters
@@ -85,18 +86,23 @@ def execute(
         copy_to=settings.write_deduplicated,
         replace=settings.replace_documents,
     )
+    disk = watch_disk(settings)
     try:
         inputs.read()  # before the database opens, where dedup reads them: their size chooses it
-        plan = compile_run(settings.sketch, settings.options(), settings.duckdb_memory_bytes, settings.engine)
+        text_bytes = inputs.text_bytes  # (None: the engine reads them)
+        lean = engine_kind(settings.engine).lean and not settings.keep_all_tables  # dedup.stages.Layout
+        plan = compile_run(settings.sketch, settings.options(), settings.duckdb_memory_bytes, settings.engine, lean)
         summary = Summary(
             bands=settings.banding.bands,
             rows=settings.banding.rows,
             detection_probability=settings.detection_probability,
         )
-        with run_engine(settings.engine_options, session, is_small(inputs.text_bytes, settings)) as engine:
+        with run_engine(settings.engine_options, session, is_small(text_bytes, settings)) as engine:
             if on_open is not None:
                 on_open(engine)
             progress.attach(engine)
+            own = engine.own_files()
+            disk.watch(*own)
             loaded = inputs.load(engine, plan)
             summary.stages.append(StageReport("read", loaded.read, time.perf_counter() - inputs.started))
             progress.finish(summary.stages[-1])
@@ -130,7 +136,7 @@ def execute(
             if settings.audit is not None:  # the recall measured on a sample, seeded by --seed
                 from .index.audit import audit
 
-                result.audit = audit(engine, settings.threshold, settings.audit, settings.seed)
+                result.audit = audit(engine, settings.sketch, settings.audit, settings.seed)
                 counts["audit"] = result.audit.recorded()
             # recorded finished once every table is the run's own, the clusters too (until then the
             # index commands refuse a database whose run stopped half-way: dedup.records)
@@ -144,7 +150,9 @@ def execute(
                 from .index.export import write_exports
 
                 write_exports(engine, exports)
-            return result
+        disk.stop()  # the engine closed: its database checkpointed, its temporary files gone
+        summary.disk = disk_use(disk, settings, own, text_bytes)
+        return result
     except KeyboardInterrupt:
         raise Interrupted(STAGES_KEPT if settings.db is not None else NOTHING_KEPT) from None
     except Interrupted:  # a stage's atomic step says its stages are kept: not without --db
@@ -157,7 +165,31 @@ def execute(
             raise
         raise EngineError(f"{error} (finished stages are kept in {settings.db}; run again to resume)") from None
     finally:
+        disk.stop()
         inputs.close()  # once the engine that read its spool is closed
+
+
+def watch_disk(settings: Settings) -> Watch:
+    """The run's own files, watched from before it reads its inputs: --temp-dir (where they all go
+    then), the database, its log and its spill folder; the engine's are added once it opens."""
+    paths = [] if settings.temp_dir is None else [settings.temp_dir]
+    if settings.db is not None:
+        db = settings.db
+        paths += [db, db.with_name(db.name + ".wal"), temp_directory(db, settings.engine_options)]
+    return Watch(paths).start()
+
+
+def disk_use(watch: Watch, settings: Settings, own: tuple[Path, ...], text_bytes: int | None) -> DiskUse:
+    """What the run's own files (`own`: the engine's) took at their peak, where, and what its
+    database keeps."""
+    if settings.temp_dir is not None:
+        where = str(settings.temp_dir)
+    elif settings.db is not None:
+        where = str(settings.db.parent)
+    else:
+        where = str(own[0].parent) if own else "the engine's folders"
+    kept = settings.db.stat().st_size if settings.db is not None and settings.db.is_file() else None
+    return DiskUse(watch.peak, where, kept, text_bytes)
 
 
 def expected_missed(engine: Engine, settings: Settings) -> float:

@@ -71,9 +71,9 @@ class StageTable:
         self.marked = False
         engine.execute(query("stages_create", dialect=engine.dialect))
 
-    def reuse(self, stage: str, fingerprint: str, statement: Statement) -> int | None:
+    def reuse(self, stage: str, fingerprint: str, statement: Statement, kept: bool = True) -> int | None:
         row = self._rows("stages_fingerprint", {"stage": stage})
-        if not row or row[0][0] != fingerprint or not self.engine.has_table(stage):
+        if not row or row[0][0] != fingerprint or (kept and not self.engine.has_table(stage)):
             return None
         return int(self._rows("stages_rows", {"stage": stage})[0][0])
 
@@ -103,8 +103,8 @@ class StageTable:
         }
         self.engine.execute(query("runs_insert_unfinished", values, dialect))
 
-    def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
-        rows = table_rows(self.engine, stage)
+    def record(self, stage: str, fingerprint: str, options: Mapping[str, object], rows: int | None = None) -> int:
+        rows = table_rows(self.engine, stage) if rows is None else rows
         self.engine.execute(query("stages_forget", {"stage": stage}, self.engine.dialect))
         values = {"stage": stage, "fingerprint": fingerprint, "options": json.dumps(options), "rows": rows}
         self.engine.execute(query("stages_insert", values, self.engine.dialect))

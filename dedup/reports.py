@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pyarrow as pa
 
 from .banding import COMPLETE_ENOUGH
+from .disk import DiskUse
 
 if TYPE_CHECKING:
     from .engines import Engine
@@ -43,6 +44,7 @@ class Summary:
     expected_missed: float | None = None  # LSH: the pairs it missed, estimated from those it found
     notes: list[str] = field(default_factory=list)
     stages: list[StageReport] = field(default_factory=list)
+    disk: DiskUse | None = None  # the peak of the run's own files and what its database keeps
 
     @property
     def complete(self) -> bool:

@@ -6,7 +6,9 @@ A run: a stage that finished earlier with the same fingerprint is reused; any ot
 own atomic step together with its checkpoint, and every later stage runs too (its input changed).
 A batched group (the stages' `batch:` headers, on DuckDB) runs on batches of documents or of
 candidates, each batch's tables temporary (in memory, never written to the database file),
-appending to the main tables.
+appending to the main tables what the database's layout keeps of them (dedup.stages.Layout: a
+lean database keeps no shingles and no MinHash values; a statement that reads them gets them
+made again for the documents it reads, `derived`).
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 from .engines import Engine
-from .records import Checkpoints
+from .errors import DedupError
+from .records import Checkpoints, table_rows
 from .reports import Progress, StageReport
-from .sqlfiles import query, quote_identifier
-from .stages import Plan, Stage, Step
+from .settings import Sketch
+from .sqlfiles import query, query_paths, quote_identifier, read_sql
+from .stages import FULL, Derivation, Layout, Plan, Stage, Step, layout_of, not_kept
+from .statement import Statement
 
 # The one-line message of Ctrl-C during a run.
 STAGES_KEPT = "interrupted; every stage that had finished is kept (run again to resume)"
@@ -38,7 +43,10 @@ def run_stages(
             fingerprint = statement.fingerprint(fingerprint)
             fingerprints.append(fingerprint)
         if not rerun:
-            reused = [done.reuse(s.name, f, statement) for (s, statement), f in zip(group, fingerprints, strict=True)]
+            reused = [
+                done.reuse(s.name, f, statement, kept=plan.layout.kept(s) != ())
+                for (s, statement), f in zip(group, fingerprints, strict=True)
+            ]
             if all(rows is not None for rows in reused):
                 for (stage, _), rows in zip(group, reused, strict=True):
                     reports.append(StageReport(stage.name, int(rows or 0), 0.0, reused=True, counts=stage.counts))
@@ -52,15 +60,15 @@ def run_stages(
             # this and every later stage are unmarked first, and marked finished after the last batch.
             with engine.atomic(STAGES_KEPT):
                 done.forget([stage.name for later in plan.groups[number:] for stage, _ in later])
-            seconds = _run_group(engine, plan, group, batched_on, batches, progress)
+            seconds, counted = _run_group(engine, plan, group, batched_on, batches, progress)
             with engine.atomic(STAGES_KEPT):
-                reports += _record(done, plan, group, fingerprints, seconds, progress)
+                reports += _record(done, plan, group, fingerprints, seconds, counted, progress)
             continue
         with engine.atomic(STAGES_KEPT):
             for stage, _ in group:
                 done.start(stage.name)
-            seconds = _run_group(engine, plan, group, batched_on, batches, progress)
-            reports += _record(done, plan, group, fingerprints, seconds, progress)
+            seconds, counted = _run_group(engine, plan, group, batched_on, batches, progress)
+            reports += _record(done, plan, group, fingerprints, seconds, counted, progress)
     return reports
 
 
@@ -70,12 +78,14 @@ def _record(
     group: tuple[Step, ...],
     fingerprints: list[str],
     seconds: dict[str, float],
+    counted: dict[str, int],
     progress: Progress,
 ) -> list[StageReport]:
-    """Mark the group's stages finished (inside an atomic step); their reports."""
+    """Mark the group's stages finished (inside an atomic step); their reports. counted: the rows
+    of the tables the layout does not keep, counted while they existed."""
     reports = []
     for (stage, _), stage_fingerprint in zip(group, fingerprints, strict=True):
-        rows = done.record(stage.name, stage_fingerprint, plan.options)
+        rows = done.record(stage.name, stage_fingerprint, plan.options, rows=counted.get(stage.name))
         reports.append(StageReport(stage.name, rows, seconds[stage.name], counts=stage.counts))
         progress.finish(reports[-1])
     return reports
@@ -88,40 +98,76 @@ def _run_group(
     batched_on: str | None,
     batches: list[tuple[int, ...]],
     progress: Progress,
-) -> dict[str, float]:
+) -> tuple[dict[str, float], dict[str, int]]:
     """Run the group's stages on the whole tables (inside the caller's atomic step) or, given
     several batches, on each batch of the `batched_on` table as temporary tables, which DuckDB
     reads before the database's tables of the same names, appending each batch's rows to the
     database's tables: each batch is its own atomic step, followed by a checkpoint. (A batch's
     tables made in a schema of the database file were written to it, copied and dropped: 3.45 s
-    instead of 2.29 s for a batch of 9.6M shingle rows, benchmarks/results/results.md.)"""
+    instead of 2.29 s for a batch of 9.6M shingle rows, benchmarks/results/results.md.) A group
+    with a table that the layout does not keep whole runs as temporary tables too, in one pass
+    when it has one batch, and only what is kept is appended; what is not kept stays a temporary
+    table of the run until it ends (retained_start.sql), read by the later stages rather than made
+    again. The seconds of each stage, and the rows of each table not kept."""
 
     def skipped(stage: Stage) -> None:
         if stage.reads_inputs:  # the inputs that were not documents, beside them
             engine.create_table("skipped", plan.query("skipped"))
 
+    layout = plan.layout
     staged = batched_on if len(batches) > 1 else None  # the table the batches are cut from
-    if not staged:
-        return run_steps(engine, group, progress, after=skipped)
+    dropped = [stage.name for stage, _ in group if layout.kept(stage) == ()]
+    retained = [stage.name for stage, _ in group if layout.kept(stage) is not None]
+    if not staged and all(layout.kept(stage) is None for stage, _ in group):
+        return run_steps(engine, group, progress, after=skipped, layout=layout), {}
     seconds = {stage.name: 0.0 for stage, _ in group}
+    counted = {name: 0 for name in dropped}
     dialect = engine.dialect
     [(name,)] = engine.fetch_rows(query("database_name", dialect=dialect))
     database = quote_identifier(name)
+
+    def one_pass(number: int, batch: Statement | None) -> None:
+        if number == 0:  # a table an earlier run kept whole must not stand beside the lean ones
+            for table in dropped:
+                engine.drop_table(table)
+        if batch is not None and staged is not None:
+            engine.create_table(staged, batch, temporary=True)
+        ran = run_steps(engine, group, progress, after=skipped, temporary=True, layout=layout)
+        for stage, _ in group:
+            clock = time.perf_counter()
+            kept = layout.kept(stage)
+            if kept == ():
+                counted[stage.name] += table_rows(engine, stage.name)
+            else:
+                append = "batch_keep" if number == 0 else "batch_append"
+                columns = "*" if kept is None else ", ".join(map(quote_identifier, kept))
+                table = quote_identifier(stage.name)
+                engine.execute(query(append, dialect=dialect, table=table, database=database, columns=columns))
+            seconds[stage.name] += ran[stage.name] + time.perf_counter() - clock
+        for table in retained:  # the run's own until it ends
+            names = quote_identifier(table), quote_identifier(f"retained_{table}")
+            name = "retained_start" if number == 0 else "retained_append"
+            engine.execute(query(name, dialect=dialect, table=names[0], retained=names[1]))
+        for table in (*([staged] if batch is not None and staged else []), *ran):
+            if number == 0 and table in retained:
+                continue  # renamed
+            engine.execute(query("batch_drop", dialect=dialect, table=quote_identifier(table)))
+
+    def named_back() -> None:
+        for table in retained:
+            retained_name, name = quote_identifier(f"retained_{table}"), quote_identifier(table)
+            engine.execute(query("retained_start", dialect=dialect, table=retained_name, retained=name))
+
+    if not staged:  # one pass, inside the caller's atomic step
+        one_pass(0, None)
+        named_back()
+        return seconds, counted
     for number, (first, last) in enumerate(batches):
         with engine.atomic(STAGES_KEPT):
-            batch = plan.query("batch", staged).with_values(first=first, last=last)
-            engine.create_table(staged, batch, temporary=True)
-            ran = run_steps(engine, group, progress, after=skipped, temporary=True)
-            for stage, _ in group:
-                clock = time.perf_counter()
-                append = "batch_keep" if number == 0 else "batch_append"
-                table = quote_identifier(stage.name)
-                engine.execute(query(append, dialect=dialect, table=table, database=database))
-                seconds[stage.name] += ran[stage.name] + time.perf_counter() - clock
-            for table in (staged, *ran):
-                engine.execute(query("batch_drop", dialect=dialect, table=quote_identifier(table)))
+            one_pass(number, plan.query("batch", staged).with_values(first=first, last=last))
         engine.checkpoint()  # the appended rows in the file, the batch's memory free for the next one
-    return seconds
+    named_back()
+    return seconds, counted
 
 
 def run_steps(
@@ -131,24 +177,101 @@ def run_steps(
     after: Callable[[Stage], None] | None = None,
     *,
     temporary: bool = False,
+    layout: Layout = FULL,
 ) -> dict[str, float]:
     """Create each stage's table in order, the one loop that runs stages (a run's, a batch's, the
     added documents' of `dedup add`, a query's in its scratch database). The inputs
     (raw_documents, registered by the caller) are released after the stage that reads them;
     after(stage) runs once the stage's table exists; temporary: the tables are the connection's
-    temporary tables (a batch's). The seconds of each stage."""
-    seconds = {}
+    temporary tables (a batch's); layout: what the database keeps, a stage reading what it does
+    not keep getting it made for the documents it reads (`derived`). The seconds of each stage."""
+    seconds: dict[str, float] = {}
     for stage, statement in steps:
         if progress is not None:
             progress.start(stage.name)
         clock = time.perf_counter()
-        engine.create_table(stage.name, statement, temporary=temporary)
+        with derived(engine, layout.derivation(stage.header["reads"], made=seconds)):
+            engine.create_table(stage.name, statement, temporary=temporary)
         if stage.reads_inputs:  # the raw texts are not needed any more
             engine.unregister("raw_documents")
         if after is not None:
             after(stage)
         seconds[stage.name] = time.perf_counter() - clock
     return seconds
+
+
+@contextmanager
+def derived(engine: Engine, derivation: Derivation | None, documents: Statement | None = None) -> Iterator[None]:
+    """Inside, the tables of the derivation (what a statement reads that the database does not
+    keep) exist as temporary tables, made by their stage statements for the documents of its pair
+    table, or for those `documents` selects (a query of doc_id), or for every document; dropped
+    after. The stage statements read `documents`: the chosen ones are a temporary table of that
+    name while they run, dropped before the block, whose statements read the database's."""
+    dialect = engine.dialect
+    if derivation is not None:  # what the run keeps until it ends is read as it is
+        retained = [stage.name for stage, _ in derivation.steps if is_temporary(engine, stage.name)]
+        steps = tuple(step for step in derivation.steps if step[0].name not in retained)
+        derivation = Derivation(steps, derivation.pairs_of) if steps else None
+    if derivation is None:
+        yield
+        return
+    if documents is None and derivation.pairs_of is not None:
+        documents = query("derived_pair_documents", dialect=dialect, pairs=quote_identifier(derivation.pairs_of))
+    source = derivation.steps[0][0].batched_on  # the table their statements read documents from
+    made: list[str] = []
+
+    def drop(table: str) -> None:
+        engine.execute(query("batch_drop", dialect=dialect, table=quote_identifier(table)))
+        made.remove(table)
+
+    try:
+        if documents is not None and source is not None:
+            engine.create_table("derived_doc_ids", documents, temporary=True)
+            made.append("derived_doc_ids")
+            engine.create_table(source, query("derived_documents", dialect=dialect), temporary=True)
+            made.append(source)
+        for stage, statement in derivation.steps:
+            engine.create_table(stage.name, statement, temporary=True)
+            made.append(stage.name)
+        for table in (source, "derived_doc_ids"):
+            if table in made:
+                drop(table)
+        yield
+    finally:
+        for table in reversed(made):
+            try:
+                drop(table)
+            except DedupError:
+                pass  # the connection is closing after a failure: its temporary tables go with it
+
+
+def is_lean(engine: Engine) -> bool:
+    """Whether the database keeps the lean layout (dedup.stages.Layout): it has none of the tables the
+    layout does not keep, the shingles (a database made with --keep-all-tables, or by a dedup before
+    the lean layout, keeps every table)."""
+    return not any(engine.has_table(table) for table in not_kept())
+
+
+@contextmanager
+def recomputed(
+    engine: Engine, sketch: Sketch, queries: Sequence[str], doc_ids: Sequence[int] | None = None
+) -> Iterator[None]:
+    """Inside, what the named queries read that a lean index does not keep exists (`derived`), made
+    by the stage statements of the index's `sketch` for the documents `doc_ids`, or else those of the
+    pair table the queries read, or else every document; nothing changes on a full database."""
+    if not is_lean(engine):
+        yield
+        return
+    dialect = engine.dialect
+    reads = ", ".join(read_sql(query_paths()[name], dialect).header.get("reads", "") for name in queries)
+    listed = None if doc_ids is None else query("derived_listed_doc_ids", {"doc_ids": list(doc_ids)}, dialect)
+    with derived(engine, layout_of(sketch, True, dialect).derivation(reads), listed):
+        yield
+
+
+def is_temporary(engine: Engine, table: str) -> bool:
+    """Whether the connection has a temporary table of this name (one the run keeps until it ends)."""
+    return bool(engine.fetch_rows(query("temporary_table_exists", {"name": table}, engine.dialect))[0][0])
 
 
 @contextmanager
@@ -169,18 +292,22 @@ def run_staged(
     steps: Sequence[Step],
     progress: Progress | None = None,
     after: Callable[[Stage], None] | None = None,
+    layout: Layout = FULL,
 ) -> dict[str, float]:
     """run_steps inside `staging`, then each staged table appended to the main table of its name
-    and dropped (`dedup add`). A pair table that names its documents by id gets them in id order
-    (an added document is numbered after the indexed ones, whatever its id). The seconds of each
-    stage, its append included."""
-    seconds = run_steps(engine, steps, progress, after)
+    (what the index's `layout` keeps of it) and dropped (`dedup add`). A pair table that names its
+    documents by id gets them in id order (an added document is numbered after the indexed ones,
+    whatever its id). The seconds of each stage, its append included."""
+    seconds = run_steps(engine, steps, progress, after, layout=layout)
     dialect = engine.dialect
     for stage, _ in steps:
         clock = time.perf_counter()
-        table = quote_identifier(stage.name)
-        append = "staging_append_pairs" if stage.lists_ids else "staging_append"
-        engine.execute(query(append, dialect=dialect, table=table))
+        kept = layout.kept(stage)
+        if kept != ():
+            table = quote_identifier(stage.name)
+            append = "staging_append_pairs" if stage.lists_ids else "staging_append"
+            columns = "*" if kept is None else ", ".join(map(quote_identifier, kept))
+            engine.execute(query(append, dialect=dialect, table=table, columns=columns))
         seconds[stage.name] += time.perf_counter() - clock
     for name in seconds:
         engine.execute(query("staging_drop", dialect=dialect, table=quote_identifier(name)))

@@ -131,6 +131,7 @@ class EngineOptions:
 
     engine: EngineName = EngineName.duckdb
     db: Path | None = None
+    keep_all_tables: bool = False  # the database keeps every stage's table, not the lean layout
     threads: int | None = None
     memory_limit: str | None = None
     temp_dir: Path | None = None
@@ -161,6 +162,7 @@ TYPES: dict[str, type] = {
     "seed": numbers.Integral, "bands": numbers.Integral, "rows": numbers.Integral, "threads": numbers.Integral,
     "audit": numbers.Integral,
     "lines": bool, "include_hidden": bool, "strip_html": bool, "follow_links": bool, "replace_documents": bool,
+    "keep_all_tables": bool,
     "id_column": str, "text_column": str, "delimiter": str, "memory_limit": str, "master": str, "keep_by": str,
 }  # fmt: skip
 NUMBERS: dict[type, type] = {numbers.Real: float, numbers.Integral: int}  # each number option's Python type
@@ -201,6 +203,7 @@ class Settings:
     follow_links: bool = False  # read symlinks below an input folder that lead outside it
     ids_file: Path | None = None  # --ids: the ids of a --lines input's documents, one per line
     db: Path | None = None
+    keep_all_tables: bool = False  # --keep-all-tables: every stage's table kept (dedup.stages.Layout)
     threads: int | None = None
     memory_limit: str | None = None
     temp_dir: Path | None = None

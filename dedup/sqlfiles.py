@@ -1,7 +1,7 @@
 """The one loader of sql/: read a file (its dialect's version first), fill its fragments, bind its parameters.
 
 A file of sql/ starts with a header of `-- key: value` lines (stage or query, reads, writes,
-params; a stage's methods, batch, order, scope and counts: dedup.stages.Stage) and holds one
+params; a stage's methods, batch, order, scope, counts and lean: dedup.stages.Stage) and holds one
 statement; a query that makes a table is its SELECT alone (the engine writes the `create ... as`
 line). `{{ name }}` marks a fragment that Python fills from its own fixed lists (generated column
 lists, table names quoted by `quote_identifier`, a shared fragment file), never from user input;
@@ -22,7 +22,7 @@ from .statement import Statement
 
 PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 TEMPLATE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
-HEADER = re.compile(r"--\s*(stage|query|fragment|reads|writes|params|methods|batch|order|scope|counts):\s*(.*)")
+HEADER = re.compile(r"--\s*(stage|query|fragment|reads|writes|params|methods|batch|order|scope|counts|lean):\s*(.*)")
 CONTINUED = re.compile(r"--\s{4,}(\S.*)")
 
 Fragments = Mapping[str, str | Callable[[], str]]

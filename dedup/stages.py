@@ -10,7 +10,7 @@ the same for every run, come from sql/queries/staging/ as the runner needs them)
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -19,7 +19,7 @@ from . import sqltext
 from .bindings import bindings
 from .engines import Statement, engine_kind
 from .settings import Sketch
-from .sqlfiles import bind, fill, query, read_sql, sql_dir
+from .sqlfiles import bind, declared_tables, fill, query, read_sql, sql_dir
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,16 @@ class Stage:
         """The run's count that the stage's rows are ('counts:' header): shingles, processed
         (documents with shingles), candidates or pairs, in the summary and the runs table."""
         return self.header.get("counts")
+
+    @property
+    def kept(self) -> tuple[str, ...] | None:
+        """What a lean database keeps of the stage's table ('lean:' header): None (all of it, no
+        header), () (`none`: nothing, recomputed where a statement reads it) or the columns kept."""
+        value = self.header.get("lean")
+        if value is None:
+            return None
+        listed = value.split("(")[0].strip()
+        return () if listed == "none" else tuple(column.strip() for column in listed.split(","))
 
     @property
     def methods(self) -> tuple[str, ...] | None:
@@ -164,6 +174,76 @@ Step = tuple[Stage, Statement]
 
 
 @dataclass(frozen=True)
+class Derivation:
+    """What a statement reads that a lean database does not keep: the per-document steps that make
+    it, in order, and the pair table on whose documents they run (None: every document, or those
+    the command chooses)."""
+
+    steps: tuple[Step, ...]
+    pairs_of: str | None
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a database keeps of the stage tables: every one (full: `--keep-all-tables`, a Spark
+    work folder, a database made by an earlier dedup) or the lean layout, which keeps of each what
+    its `lean:` header says (Stage.kept): the shingles, one row per distinct shingle of every
+    document and the largest table by far, are not kept; of the signatures only each document's
+    shingle count. What a statement reads that is not kept, the per-document steps below make
+    again, on the documents it needs alone, as temporary tables of the connection, which DuckDB
+    reads before the database's tables of the same names (dedup.runner.derived): the statement is
+    the same on both layouts, and so are its rows, each document's made from its text alone."""
+
+    lean: bool
+    per_document: tuple[Step, ...] = ()
+
+    def kept(self, stage: Stage) -> tuple[str, ...] | None:
+        return stage.kept if self.lean else None
+
+    def derivation(self, reads: str, made: Collection[str] = ()) -> Derivation | None:
+        """What statements reading `reads` (a `reads:` header) need made again, but the tables
+        in `made` (made already, beside them); None when they read only what the layout keeps."""
+        if not self.lean:
+            return None
+        tables = declared_tables(reads)
+        needed = [
+            number
+            for number, (stage, _) in enumerate(self.per_document)
+            if stage.name in tables and stage.name not in made and not covers(stage.kept, tables[stage.name])
+        ]
+        if not needed:
+            return None
+        steps = tuple(step for step in self.per_document[: max(needed) + 1] if step[0].kept is not None)
+        pairs_of = next((table for table in tables if table in stage_names("pairs")), None)
+        return Derivation(steps, pairs_of)
+
+
+def covers(kept: tuple[str, ...] | None, read: Sequence[str]) -> bool:
+    """Whether the columns kept (None: all) hold the columns read (none listed: all of them)."""
+    if kept is None:
+        return True
+    return bool(read) and all(column in kept for column in read)
+
+
+FULL = Layout(lean=False)
+
+
+def not_kept() -> tuple[str, ...]:
+    """The stage tables a lean database does not keep at all (their `lean: none` header)."""
+    return tuple(dict.fromkeys(stage.name for stage in all_stages() if stage.kept == ()))
+
+
+def lean_layout(steps: Sequence[Step]) -> Layout:
+    """The lean layout of a run's compiled stages: what it does not keep is made by their steps."""
+    return Layout(True, tuple(step for step in steps if step[0].scope == "documents" and step[0].kept is not None))
+
+
+def layout_of(sketch: Sketch, lean: bool, dialect: str = "duckdb") -> Layout:
+    """The layout of an index of `sketch`'s stages (lean: dedup.runner.is_lean)."""
+    return lean_layout(compile_stages(sketch, dialect)) if lean else FULL
+
+
+@dataclass(frozen=True)
 class Plan:
     """A run's statements, compiled from its settings for one dialect before any engine opens.
 
@@ -174,6 +254,7 @@ class Plan:
 
     dialect: str
     options: Mapping[str, object]  # as recorded in the runs table
+    layout: Layout
     groups: tuple[tuple[Step, ...], ...]
     batched_on: tuple[str | None, ...]
     queries: Mapping[str, Statement]
@@ -182,9 +263,12 @@ class Plan:
         return self.queries[name if table is None else f"{name} {table}"]
 
 
-def compile_run(sketch: Sketch, options: Mapping[str, object], memory_bytes: int | None, dialect: str) -> Plan:
+def compile_run(
+    sketch: Sketch, options: Mapping[str, object], memory_bytes: int | None, dialect: str, lean: bool = False
+) -> Plan:
     """The plan of a run on an engine of `dialect`: its stages compiled from `sketch`, batched to fit
-    DuckDB's `memory_bytes`; `options` as the runs table records them (Settings.options)."""
+    DuckDB's `memory_bytes`; `options` as the runs table records them (Settings.options); lean: the
+    database keeps the lean layout (Layout)."""
     sizes = batch_sizes(memory_bytes, sketch.banding.bands, sketch.shingle_type)
     steps = compile_stages(sketch, dialect)
     engine = engine_kind(dialect)
@@ -213,4 +297,5 @@ def compile_run(sketch: Sketch, options: Mapping[str, object], memory_bytes: int
     for table in dict.fromkeys(t for t in batched_on if t is not None):
         queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect)
         queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect)
-    return Plan(dialect, options, tuple(tuple(group) for group in groups), tuple(batched_on), queries)
+    layout = lean_layout(steps) if lean else FULL
+    return Plan(dialect, options, layout, tuple(tuple(group) for group in groups), tuple(batched_on), queries)

@@ -6,6 +6,7 @@
 -- scope:  documents
 -- batch:  documents
 -- order:  any
+-- lean:   none  (recomputed from documents where a statement reads it: dedup.stages.Layout)
 -- One row per distinct shingle of a document. A shingle is k consecutive tokens (code points or
 -- words, by --shingle-type), defined with their fingerprints in sql/fragments/tokens_<type>.sql.
 -- Hash scheme v4: a shingle of tokens t_1 .. t_m has the fingerprint

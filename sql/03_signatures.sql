@@ -5,6 +5,7 @@
 -- counts: processed
 -- scope:  documents
 -- batch:  documents
+-- lean:   doc_id, n_shingles  (the MinHash values recomputed where a statement reads them)
 -- One row per document with shingles: for each permutation i, the minimum over its shingles
 -- of (a_i * h + b_i) mod 2^32 (MMDS ch. 3.3.5), with a_i odd, so each map is a bijection of
 -- the 32-bit values; h is already a uniform hash (hash scheme v4), so each permutation ranks shingles

@@ -29,16 +29,28 @@ def sorted_rows(table: pa.Table) -> list[tuple]:
 
 
 def duckdb_tables(settings: Settings) -> dict[str, pa.Table]:
-    """Every stage table of a DuckDB run of settings (which must name a --db)."""
+    """Every stage table of a DuckDB run of settings (which must name a --db), every table kept
+    (--keep-all-tables); the same run in the lean layout keeps the same rows of what it keeps."""
     assert settings.db is not None
-    execute(settings)
-    con = duckdb.connect(str(settings.db), read_only=True)
-    try:
-        return {
-            stage.name: con.sql(f"select * from {stage.name}").to_arrow_table() for stage in pipeline_stages(settings)
-        }
-    finally:
-        con.close()
+    tables = {}
+    for keep_all, db in ((True, settings.db), (False, settings.db.with_name(f"lean-{settings.db.name}"))):
+        execute(settings.replace(db=db, keep_all_tables=keep_all))
+        con = duckdb.connect(str(db), read_only=True)
+        try:
+            kept = {row[0] for row in con.execute("select table_name from duckdb_tables()").fetchall()}
+            for stage in pipeline_stages(settings):
+                if stage.name not in kept:
+                    assert not keep_all, stage.name
+                    continue
+                table = con.sql(f"select * from {stage.name}").to_arrow_table()
+                if keep_all:
+                    tables[stage.name] = table
+                else:  # the columns the lean layout keeps, the same rows
+                    full = tables[stage.name].select(table.column_names)
+                    assert sorted_rows(table) == sorted_rows(full), stage.name
+        finally:
+            con.close()
+    return tables
 
 
 def spark_tables(engine: SparkEngine, settings: Settings, raw: pa.Table) -> dict[str, pa.Table]:

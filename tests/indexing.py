@@ -42,14 +42,27 @@ def rows(db: Path, sql: str) -> list[tuple]:
         con.close()
 
 
+def keeps_every_table(db: Path) -> bool:
+    """Whether the index keeps every stage's table (--keep-all-tables), not the lean layout."""
+    return bool(rows(db, "select count(*) from duckdb_tables() where table_name = 'shingles'")[0][0])
+
+
 def result_tables(db: Path) -> dict[str, set]:
-    """The id-level content of an index: what must not depend on how it was built."""
+    """The id-level content of an index: what must not depend on how it was built (of a lean
+    index, what it keeps: no shingles, each document's shingle count of the signatures)."""
+    full = keeps_every_table(db)
     return {
         "documents": set(rows(db, "select id, position, text, norm from documents")),
         "signatures": set(
-            rows(db, "select d.id, s.* exclude (doc_id) from signatures s join documents d using (doc_id)")
+            rows(
+                db,
+                f"select d.id, s.{'* exclude (doc_id)' if full else 'n_shingles'} "
+                "from signatures s join documents d using (doc_id)",
+            )
         ),
-        "shingles": set(rows(db, "select d.id, s.fingerprint from shingles s join documents d using (doc_id)")),
+        "shingles": set(rows(db, "select d.id, s.fingerprint from shingles s join documents d using (doc_id)"))
+        if full
+        else set(),
         "band_hashes": set(
             rows(db, "select d.id, b.band, b.bucket from band_hashes b join documents d using (doc_id)")
         ),

@@ -218,7 +218,7 @@ def test_lines_mode_keeps_unicode_separators_and_nul_inside_lines(tmp_path):
         b"bad \xff utf-8\n" + LONG_LINE.encode() + b"\n"
     )
     db = tmp_path / "run.duckdb"
-    result = runner.invoke(app, ["run", "--lines", str(lines), "--db", str(db), "-k", "3"])
+    result = runner.invoke(app, ["run", "--lines", str(lines), "--db", str(db), "-k", "3", "--keep-all-tables"])
     assert result.exit_code == 0, result.stderr
     assert "documents: 5 read = 4 processed + 1 empty + 0 skipped (1 decoded as Latin-1)" in result.stderr
     con = duckdb.connect(str(db), read_only=True)

@@ -18,7 +18,7 @@ TABLES = ("documents", "shingles", "signatures", "band_hashes", "candidates", "v
 
 
 def run_into(db, folder, **options):
-    dedup.run(folder, 0.8, shingle_size=5, db=db, **options)
+    dedup.run(folder, 0.8, shingle_size=5, db=db, keep_all_tables=True, **options)
 
 
 def differing_rows(a, b, table: str) -> int:

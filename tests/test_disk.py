@@ -44,3 +44,25 @@ def test_a_run_given_temp_dir_writes_nothing_to_the_system_temporary_folder(tmp_
     assert in_system == set()
     assert any(name.endswith("run.duckdb") for name in in_temp)  # the temporary database was there
     assert list(temp.iterdir()) == []  # and is gone with the run
+
+
+def test_the_summary_says_the_disk_a_run_took_and_what_its_database_keeps(tmp_path):
+    from typer.testing import CliRunner
+
+    from dedup.cli import app
+
+    db = tmp_path / "run.duckdb"
+    kept = CliRunner().invoke(app, ["run", str(CLOUGH), "--db", str(db), "--pairs", "none"])
+    assert kept.exit_code == 0, kept.stderr
+    megabytes = db.stat().st_size / 1e6
+    assert f"the database keeps {megabytes:,.1f} MB" in kept.stderr
+    assert "bytes per byte of text" in kept.stderr
+    temp = tmp_path / "temp"
+    spilled = CliRunner().invoke(
+        app, ["run", str(CLOUGH), "--memory-limit", "1GB", "--temp-dir", str(temp), "-o", str(tmp_path / "p.csv")]
+    )
+    line = next(line for line in spilled.stderr.splitlines() if line.startswith("disk: "))
+    assert f"in {temp} " in line and "the database keeps" not in line
+    assert float(line.split("peak ")[1].split(" MB")[0]) > 0  # its temporary database was there
+    small = CliRunner().invoke(app, ["run", str(CLOUGH), "-o", str(tmp_path / "q.csv")])
+    assert "disk: nothing written (the run's tables stayed in memory)" in small.stderr

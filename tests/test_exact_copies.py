@@ -67,7 +67,7 @@ def copies_corpus(seed: int = 3) -> dict[str, str]:
 def run_tables(tmp_path: Path, docs: dict[str, str], **options) -> duckdb.DuckDBPyConnection:
     path = tmp_path / "docs.parquet"
     pq.write_table(pa.table({"id": list(docs), "text": list(docs.values())}), path)
-    settings = Settings(inputs=(path,), db=tmp_path / "run.duckdb", **options)
+    settings = Settings(inputs=(path,), db=tmp_path / "run.duckdb", keep_all_tables=True, **options)
     execute(settings)
     return duckdb.connect(str(settings.db), read_only=True)
 

@@ -51,7 +51,8 @@ def test_a_run_with_new_options_on_a_kept_index_sets_the_options_that_add_uses(t
 
 def test_index_commands_refuse_the_tables_of_a_run_that_did_not_finish(tmp_path, monkeypatch):
     """A run with other options stopped after some of its stages (Ctrl-C, kill -9) leaves the
-    tables of two runs: shingles and signatures of -k 5, the rest and the runs table of -k 9.
+    tables of two runs: the per-document stages' of -k 5 (the band hashes included, made in each batch
+    of documents), the rest and the runs table of -k 9.
     `add` then shingled the new document with -k 9 and paired it with nothing, and `query` of an
     indexed text found nothing, without a word. Every index command now refuses such a database
     in one line until a run on it finishes."""
@@ -61,7 +62,7 @@ def test_index_commands_refuse_the_tables_of_a_run_that_did_not_finish(tmp_path,
     original = runner.run_steps
 
     def stopping(engine, steps, *args, **kwargs):
-        if steps[0][0].name == "band_hashes":
+        if steps[0][0].name == "candidates":
             raise KeyboardInterrupt
         return original(engine, steps, *args, **kwargs)
 

@@ -83,7 +83,7 @@ def test_identical_output_across_runs_and_threads(tmp_path):
 
 def test_database_keeps_every_stage_and_the_run(tmp_path, tiny_corpus):
     db = tmp_path / "run.duckdb"
-    dedup.run(tiny_corpus, 0.8, shingle_size=5, db=db)
+    dedup.run(tiny_corpus, 0.8, shingle_size=5, db=db, keep_all_tables=True)
     con = duckdb.connect(str(db), read_only=True)
     tables = {name for (name,) in con.execute("select table_name from information_schema.tables").fetchall()}
     assert {
@@ -111,7 +111,7 @@ def test_same_seed_same_signatures_other_seed_differs(tmp_path, tiny_corpus):
     sigs = []
     for seed, name in ((1, "a"), (1, "b"), (2, "c")):
         db = tmp_path / f"{name}.duckdb"
-        dedup.run(tiny_corpus, 0.8, shingle_size=5, seed=seed, db=db)
+        dedup.run(tiny_corpus, 0.8, shingle_size=5, seed=seed, db=db, keep_all_tables=True)
         con = duckdb.connect(str(db), read_only=True)
         sigs.append(con.execute("select * from signatures order by doc_id").fetchall())
         con.close()

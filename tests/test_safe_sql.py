@@ -33,13 +33,12 @@ PIPELINE_TABLES = {
     "pairs",
     "run_inputs",
     "runs",
-    "shingles",
     "signatures",
     "skipped",
     "stages",
     "verified",
 }
-CLI_TABLES = PIPELINE_TABLES | {"clusters"}  # `dedup run --db` also stores the clusters
+CLI_TABLES = PIPELINE_TABLES | {"clusters"}  # `dedup run --db` also stores the clusters (lean: no shingles)
 TEXT = "the quick brown fox jumps over the lazy dog near the river bank"
 runner = CliRunner()
 

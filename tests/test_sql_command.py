@@ -21,7 +21,7 @@ from dedup.index.explore import open_readonly
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
     path = tmp_path_factory.mktemp("sql") / "clough.duckdb"
-    invoke("run", REPO / "data" / "clough", "--db", path, "-q")
+    invoke("run", REPO / "data" / "clough", "--db", path, "-q", "--keep-all-tables")  # every table to explore
     return path
 
 

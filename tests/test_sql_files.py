@@ -23,6 +23,9 @@ FRAGMENTS = {
     "digest_fingerprint": "cast(conv(d, 16, -10) as bigint)",
     "table": "some_table",
     "database": "some_database",
+    "columns": "doc_id, n_shingles",
+    "pairs": "some_pairs",
+    "retained": "retained_table",
     "keep_order": "d.position",
     "documents": "documents",
 }

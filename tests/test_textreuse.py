@@ -20,7 +20,7 @@ def expected_values(shared_corpora, section: str) -> dict[frozenset, float]:
 def run_all_pairs(folder, k, tmp_path):
     """Exact Jaccard of every pair: a real run, then the verify stage on all pairs as candidates."""
     db = tmp_path / f"all-{folder.name}-{k}.duckdb"
-    dedup.run(folder, 0.0, shingle_type="word", shingle_size=k, db=db)
+    dedup.run(folder, 0.0, shingle_type="word", shingle_size=k, db=db, keep_all_tables=True)
     settings = settings_for(shingle_type="word", shingle_size=k, threshold=0.0)
     con = duckdb.connect(str(db))
     con.execute(

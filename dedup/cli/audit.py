@@ -33,7 +33,7 @@ def audit(
 
     try:
         with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
-            measured = measure(con, index_settings(con).threshold, sample, seed)
+            measured = measure(con, index_settings(con).sketch, sample, seed)
     except DedupError as error:
         fail(error)
     with writing_stdout():

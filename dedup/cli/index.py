@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..choices import ExportKind, Keep, Resolve, ShingleType, TableFormat
+from ..choices import ExportKind, InfoFormat, Keep, Resolve, ShingleType, TableFormat
 from ..errors import DedupError, UsageError
 from ..settings import Limits
 from ..wording import counted
@@ -317,3 +317,49 @@ def list_documents(
     except DedupError as error:
         fail(error)
     print_table(table, output_format)
+
+
+@app.command()
+def info(
+    db: Db,
+    output_format: Annotated[
+        InfoFormat, typer.Option("--format", help="table: lines and tables to read; json: one object.")
+    ] = InfoFormat.table,
+) -> None:
+    """What a database holds and what takes its space: each table's rows and blocks, the file's
+    used and free blocks, its storage format and layout (lean or every table), its runs.
+
+    Example: dedup info run.duckdb
+    """
+    import json
+
+    from ..index.documents import open_index
+    from ..index.info import database_info
+
+    try:
+        with open_index(db, read_only=True) as con:
+            found = database_info(con, db)
+    except DedupError as error:
+        fail(error)
+    if output_format == InfoFormat.json:
+        with writing_stdout():
+            typer.echo(json.dumps(found.as_dict(), ensure_ascii=False, default=str))
+        return
+    mib = found.file_bytes / 2**20
+    ratio = "" if found.per_text_byte is None else f", {found.per_text_byte:.2f} bytes per byte of text"
+    layout = (
+        "lean (no shingles nor MinHash values: commands that read them make them again)"
+        if found.lean
+        else "every stage's table (--keep-all-tables)"
+    )
+    with writing_stdout():
+        typer.echo(f"database: {db} ({mib:,.1f} MiB{ratio}; storage format {found.storage_version})")
+        typer.echo(f"documents: {found.documents:,} ({found.text_bytes / 2**20:,.1f} MiB of text)")
+        typer.echo(f"layout: {layout}")
+        free = found.free_blocks / max(found.used_blocks + found.free_blocks, 1)
+        typer.echo(
+            f"blocks: {found.used_blocks:,} used, {found.free_blocks:,} free ({free:.0%}) of "
+            f"{found.block_size // 1024} KiB"
+        )
+    print_table(found.tables, TableFormat.table)
+    print_table(found.runs, TableFormat.table)

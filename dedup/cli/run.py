@@ -80,7 +80,21 @@ def run(
     strip_html: Annotated[
         bool, typer.Option("--strip-html", help="Shingle the text of HTML: tags become spaces, entities characters.")
     ] = False,
-    db: Annotated[Optional[Path], typer.Option(help="Keep every stage's table in this DuckDB file.")] = None,
+    db: Annotated[
+        Optional[Path],
+        typer.Option(
+            help="Keep the run in this DuckDB file: documents, band hashes, pairs, clusters (the shingles and "
+            "MinHash values are recomputed where a command needs them; --keep-all-tables keeps them)."
+        ),
+    ] = None,
+    keep_all_tables: Annotated[
+        bool,
+        typer.Option(
+            "--keep-all-tables",
+            help="Keep every stage's table in --db, the shingles and MinHash signatures too (several times "
+            "the text's bytes), for exploring them in SQL or auditing often.",
+        ),
+    ] = False,
     replace_documents: Annotated[
         bool,
         typer.Option(

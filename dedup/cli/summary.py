@@ -12,6 +12,7 @@ import pyarrow as pa
 from rich.console import Console
 from rich.table import Table
 
+from ..disk import DiskUse
 from ..engines import Engine
 from ..reports import Progress, RunResult, StageReport
 from ..settings import Sketch
@@ -165,6 +166,17 @@ def expected_missed_line(missed: float, found: int) -> str:
     )
 
 
+def disk_line(disk: DiskUse) -> str:
+    """The disk the run took: its own files at their peak, and what its database keeps."""
+    if disk.peak == 0 and disk.kept is None:
+        return "disk: nothing written (the run's tables stayed in memory)"
+    line = f"disk: peak {disk.peak / 1e6:,.1f} MB in {disk.where} (the run's database, log, spill and spool)"
+    if disk.kept is not None:
+        ratio = f", {disk.kept / disk.text:.2f} bytes per byte of text" if disk.text else ""
+        line += f"; the database keeps {disk.kept / 1e6:,.1f} MB{ratio}"
+    return line
+
+
 def print_summary(
     console: Console,
     result: RunResult,
@@ -202,6 +214,8 @@ def print_summary(
         )
     if result.audit is not None:
         console.print(result.audit.summary(), markup=False)
+    if s.disk is not None:
+        console.print(disk_line(s.disk), markup=False)
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
     table.add_column("stage")
     table.add_column("rows", justify="right")

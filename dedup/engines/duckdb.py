@@ -128,6 +128,7 @@ class DuckDBEngine:
         self.con = con
         self.config = dict(config or {})
         self.spill = str(self.config.get("temp_directory", "the temporary folder"))
+        self.path: Path | None = None  # the database file (None: in memory)
         self.interrupted = False  # interrupt() was called (Ctrl-C, SIGTERM)
 
     @classmethod
@@ -174,6 +175,7 @@ class DuckDBEngine:
                 ) from None
             raise DedupError(f"cannot open database {path}: {damaged(message)}") from None
         engine = cls(con, config)
+        engine.path = path
         if sealed:
             engine._query("set enable_external_access = false")
             engine._query("set lock_configuration = true")
@@ -280,6 +282,11 @@ class DuckDBEngine:
 
     def stage_markers(self) -> None:
         return None  # a run's finished stages are rows of the database's `stages` table
+
+    def own_files(self) -> tuple[Path, ...]:
+        database = () if self.path is None else (self.path, self.path.with_name(self.path.name + ".wal"))
+        spill = self.config.get("temp_directory")
+        return (*database, *(() if spill is None else (Path(spill),)))
 
     def scratch(self) -> DuckDBEngine:
         return DuckDBEngine(duckdb.connect(config=self.config), self.config)

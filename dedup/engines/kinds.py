@@ -21,7 +21,9 @@ class EngineKind:
     batches of a table (dedup.runner), where the engine holds the whole run in one process's memory
     (DuckDB); Spark partitions them itself. keeps_clusters: a kept database, or any export, gets the
     clusters table as the index commands expect (DuckDB); otherwise only when --keep is given or an
-    export needs them. writes_deduplicated: --write-deduplicated is supported. queries: the
+    export needs them. writes_deduplicated: --write-deduplicated is supported. lean: its database
+    keeps the lean layout unless --keep-all-tables (dedup.stages.Layout; Spark's work folder keeps
+    every table: its stages run on whole tables, with no temporary tables to make them in). queries: the
     engine's own queries a run executes (besides those every engine runs). generated: the
     fragments its dialect generates differently (dedup.sqltext).
 
@@ -37,6 +39,7 @@ class EngineKind:
     batched: bool
     keeps_clusters: bool
     writes_deduplicated: bool
+    lean: bool = False
     queries: tuple[str, ...] = ()
     options: tuple[tuple[str, str], ...] = ()
     instead: str = ""
@@ -72,6 +75,7 @@ KINDS = {
         batched=True,
         keeps_clusters=True,
         writes_deduplicated=True,
+        lean=True,
         options=(
             ("db", "--db"),
             ("threads", "--threads"),
@@ -95,6 +99,7 @@ KINDS = {
             ("strip_html", "--strip-html", " yet"),
             ("ids_file", "--ids", " yet"),
             ("audit", "--audit", ": its exact search reads the index's tables in DuckDB (run with --engine duckdb)"),
+            ("keep_all_tables", "--keep-all-tables", ": the work folder keeps every stage's table"),
         ),
         check_more=_check_spark,
     ),

@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 class Checkpoints(Protocol):
     """Which stages of a run finished, from which inputs and options."""
 
-    def reuse(self, stage: str, fingerprint: str, statement: Statement) -> int | None:
+    def reuse(self, stage: str, fingerprint: str, statement: Statement, kept: bool = True) -> int | None:
         """The rows of the stage's table if it finished with this fingerprint (and is ready to
-        read), else None."""
+        read, when `kept`: a table the database's layout does not keep is not there), else None."""
 
     def start(self, stage: str) -> None:
         """The stage is about to (re)write its tables."""
@@ -29,8 +29,9 @@ class Checkpoints(Protocol):
     def forget(self, stages: Sequence[str]) -> None:
         """Mark these stages unfinished now, before a group writes its tables in several commits."""
 
-    def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
-        """Mark the stage finished (inside its atomic step); its rows."""
+    def record(self, stage: str, fingerprint: str, options: Mapping[str, object], rows: int | None = None) -> int:
+        """Mark the stage finished (inside its atomic step); its rows (counted from its table,
+        unless given: a table the layout does not keep)."""
 
     def finish_run(self, counts: Mapping[str, object], seconds: dict[str, float]) -> None:
         """The run's row of the runs table (where the engine keeps one), with the options and start
@@ -111,6 +112,10 @@ class Engine(Protocol):
     def stage_markers(self) -> Checkpoints | None:
         """The engine's own marks of finished stages (Spark: files in its work folder), or None
         when a run keeps them in the database's `stages` table (dedup.records)."""
+
+    def own_files(self) -> tuple[Path, ...]:
+        """The files and folders on this machine the engine writes for a run (its database, its
+        log, its spill), for measuring the disk the run takes; () when it writes none here."""
 
     def scratch(self) -> Engine:
         """A new empty database of the same engine and options, in memory, for throwaway tables."""

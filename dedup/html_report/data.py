@@ -16,7 +16,9 @@ from ..banding import Banding
 from ..engines import Engine
 from ..errors import DedupError
 from ..index.clusters import kept_by
-from ..sqlfiles import query
+from ..index.documents import index_settings
+from ..runner import recomputed
+from ..sqlfiles import query, quote_identifier
 from ..sqltext import equal_minhash_count
 
 HISTOGRAM_WIDTH = 0.02  # Jaccard bins of the histogram, aligned on the threshold
@@ -180,6 +182,23 @@ def histogram_bins(threshold: float, width: float = HISTOGRAM_WIDTH) -> tuple[in
     return math.floor(-threshold / width + 1e-9), max(math.ceil((1 - threshold) / width - 1e-9) - 1, 0)
 
 
+def _pair_sample(engine: Engine, threshold: float, sample_pairs: int, num_perm: int) -> list[Pair]:
+    """A sample of the verified candidates with their estimates, from the signatures of the sampled
+    documents alone (a lean index makes them: dedup.runner.recomputed)."""
+    dialect = engine.dialect
+    values = {"threshold": threshold, "sample_bins": SAMPLE_BINS, "limit": sample_pairs}
+    engine.create_table("report_sample_chosen", query("report_pair_sample_chosen", values, dialect), temporary=True)
+    try:
+        listed = query("derived_pair_documents", dialect=dialect, pairs=quote_identifier("report_sample_chosen"))
+        doc_ids = sorted(row[0] for row in engine.fetch_rows(listed))
+        shown = {"threshold": threshold, "max_chars": MAX_CHARS, "num_perm": num_perm}
+        with recomputed(engine, index_settings(engine).sketch, ("report_pair_sample",), doc_ids):
+            rows = fetch(engine, "report_pair_sample", shown, {"equal_minhash_count": equal_minhash_count(num_perm)})
+    finally:
+        engine.drop_table("report_sample_chosen")
+    return [Pair(**row) for row in rows]
+
+
 def gather(engine: Engine, db: Path, top: int, sample_pairs: int, buckets: bool = True) -> ReportData:
     """Read everything the report shows from an open database (`buckets`: it has band_hashes)."""
     runs = [Run.from_row(row) for row in fetch(engine, "report_runs")]
@@ -212,17 +231,9 @@ def gather(engine: Engine, db: Path, top: int, sample_pairs: int, buckets: bool 
             engine, "report_missed_pairs", {"threshold": threshold, "bands": banding.bands, "rows": banding.rows}
         )
         missed = float(estimate[0]["missed"])
-    equal = {"equal_minhash_count": equal_minhash_count(num_perm)}
     pair_sample = []
     if sample_pairs > 0:  # min_by(..., n) needs n >= 1
-        values = {
-            "threshold": threshold,
-            "sample_bins": SAMPLE_BINS,
-            "limit": sample_pairs,
-            "max_chars": MAX_CHARS,
-            "num_perm": num_perm,
-        }
-        pair_sample = [Pair(**row) for row in fetch(engine, "report_pair_sample", values, equal)]
+        pair_sample = _pair_sample(engine, threshold, sample_pairs, num_perm)
     clusters = []
     for row in fetch(
         engine, "report_largest_clusters", {"top": max(top, 0), "members": MEMBERS, "max_chars": MAX_CHARS}

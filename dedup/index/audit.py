@@ -20,15 +20,19 @@ import pyarrow as pa
 from ..engines import Engine
 from ..errors import UsageError
 from ..recall import Audit, Pair
+from ..runner import recomputed
+from ..settings import Sketch
 from ..sqlfiles import fragment, query
 
 WORK = ("audit_shingles", "audit_prefixes", "audit_candidates", "audit_true_pairs")
 
 
-def audit(engine: Engine, threshold: float, sample: int, seed: int = 0) -> Audit:
+def audit(engine: Engine, sketch: Sketch, sample: int, seed: int = 0) -> Audit:
     """Draw `sample` documents (seeded: the same ones for the same seed and index), search the
-    index exactly for every document with Jaccard >= threshold to one of them, and compare with
-    its pairs."""
+    index exactly for every document with Jaccard >= the sketch's threshold to one of them, and
+    compare with its pairs. The search reads every document's shingles: a lean index makes them
+    (dedup.runner.recomputed), a run's are still there when it measures at its end."""
+    threshold = sketch.threshold
     if sample < 1:
         raise UsageError(f"--sample must be at least 1, got {sample}")
     if not 0 <= seed < 2**63:
@@ -37,7 +41,7 @@ def audit(engine: Engine, threshold: float, sample: int, seed: int = 0) -> Audit
     rows = engine.fetch_rows(query("audit_doc_ids", dialect=engine.dialect))
     chosen = sorted(random.Random(seed).sample(range(len(rows)), min(sample, len(rows))))
     doc_ids = [rows[i][0] for i in chosen]
-    with exact_search(engine, doc_ids, threshold):
+    with recomputed(engine, sketch, WORK), exact_search(engine, doc_ids, threshold):
         found = engine.fetch_rows(query("audit_pairs", dialect=engine.dialect))
         extra = int(engine.fetch_rows(query("audit_extra", dialect=engine.dialect))[0][0])
     missed = [Pair(a, b, jaccard) for a, b, jaccard, was_found in found if not was_found]

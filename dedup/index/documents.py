@@ -17,14 +17,15 @@ from ..errors import DedupError, UsageError
 from ..hashing import SCHEME
 from ..interrupts import committing
 from ..records import check_finished, forget_stages, latest_run, record_change, record_inputs
-from ..runner import run_staged, staging
+from ..runner import is_lean, run_staged, staging
 from ..settings import Limits, Settings, Sketch
 from ..sqlfiles import query, quote_identifier
-from ..stages import Stage, compile_stages, stage_names
+from ..stages import Stage, all_stages, compile_stages, layout_of, stage_names
 from ..wording import counted
 from .clusters import update_clusters
 
-INDEX_TABLES = (*stage_names(), "runs")
+# The tables every index has: the stages' but those a lean index does not keep (dedup.stages.Layout)
+INDEX_TABLES = (*dict.fromkeys(stage.name for stage in all_stages() if stage.kept != ()), "runs")
 UNCHANGED = "interrupted; the index is unchanged"
 
 
@@ -212,17 +213,19 @@ def _stage_new_documents(engine: Engine, sketch: Sketch, raw: pa.Table, first_ne
         if stage is candidates and sketch.method != "lsh":
             engine.execute(query("keep_new_candidates", {"first_new": first_new}, dialect))
 
+    layout = layout_of(sketch, is_lean(engine), dialect)  # what the index keeps, and how to make the rest
     with staging(engine):
         engine.register_arrow("raw_documents", raw)
-        run_staged(engine, per_document, after=renumber)
-        run_staged(engine, [(candidates, statement), *verification], after=keep_new)
+        run_staged(engine, per_document, after=renumber, layout=layout)
+        run_staged(engine, [(candidates, statement), *verification], after=keep_new, layout=layout)
 
 
 def _delete(engine: Engine, doc_ids: list[int]) -> None:
     engine.register_arrow("removed_doc_ids", pa.table({"doc_id": pa.array(doc_ids, pa.int64())}))
     try:
         for name in stage_names("documents"):
-            engine.execute(query("index_delete_documents", dialect=engine.dialect, table=quote_identifier(name)))
+            if engine.has_table(name):  # a lean index keeps no shingles
+                engine.execute(query("index_delete_documents", dialect=engine.dialect, table=quote_identifier(name)))
         for name in stage_names("pairs"):
             engine.execute(query("index_delete_pairs", dialect=engine.dialect, table=quote_identifier(name)))
     finally:

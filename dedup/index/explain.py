@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from ..bindings import parameter_values
 from ..engines import Engine
 from ..errors import DedupError, UsageError
+from ..runner import recomputed
 from ..settings import Sketch
 from ..sqlfiles import query
 from ..stages import shingle_text_fragments
@@ -80,10 +81,11 @@ def explain_pair(engine: Engine, id_a: str, id_b: str, examples: int = 3) -> Exp
     (id_a, doc_a), (id_b, doc_b) = sorted(((i, found[i]) for i in (id_a, id_b)), key=lambda item: item[1])
     values = {"doc_a": doc_a, "doc_b": doc_b}
     dialect = engine.dialect
-    n_a, n_b, shared = engine.fetch_rows(query("explain_counts", values, dialect))[0]
+    with recomputed(engine, settings.sketch, ("explain_counts", "explain_signatures"), (doc_a, doc_b)):
+        n_a, n_b, shared = engine.fetch_rows(query("explain_counts", values, dialect))[0]
+        signature_rows = engine.fetch_rows(query("explain_signatures", values, dialect))
     union = n_a + n_b - shared
     jaccard = shared / union if union else 0.0
-    signature_rows = engine.fetch_rows(query("explain_signatures", values, dialect))
     estimate = None
     if len(signature_rows) == 2:
         estimate = sum(x == y for x, y in zip(*signature_rows, strict=True)) / settings.num_perm

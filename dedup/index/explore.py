@@ -10,6 +10,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..engines import Engine, open_engine
+from ..errors import EngineError
+from ..runner import is_lean
 from ..settings import Limits
 from ..sqlfiles import user_query
 
@@ -36,10 +38,26 @@ def results(engine: Engine, text: str) -> Iterator[pa.RecordBatchReader]:
     """Each statement's result, streamed in batches of BATCH_ROWS rows; statements without rows
     run and yield nothing. Read (or drop) each reader before taking the next."""
     for statement in statements(engine, text):
-        reader = engine.stream_arrow(user_query(statement, engine.dialect), BATCH_ROWS)
+        try:
+            reader = engine.stream_arrow(user_query(statement, engine.dialect), BATCH_ROWS)
+        except EngineError as error:
+            raise lean_hint(engine, error) from None
         if reader is None:
             continue
         try:
             yield reader
         finally:
             reader.close()
+
+
+def lean_hint(engine: Engine, error: EngineError) -> EngineError:
+    """DuckDB's error, saying why when the statement reads what a lean database does not keep (the
+    shingles table, the signatures' MinHash columns: dedup.stages.Layout)."""
+    message = str(error)
+    missing = "shingles does not exist" in message or ('"mh_' in message and "not found" in message)
+    if missing and is_lean(engine):
+        return EngineError(
+            f"{message} (this database keeps the lean layout, without the shingles and the MinHash values: "
+            "run again with --keep-all-tables to keep them)"
+        )
+    return error

@@ -10,7 +10,7 @@ import pyarrow as pa
 from ..cleanup import html_to_text
 from ..engines import Engine
 from ..errors import DedupError, UsageError
-from ..runner import run_steps
+from ..runner import recomputed, run_steps
 from ..settings import Sketch
 from ..sqlfiles import query, tables_needed
 from ..stages import compile_stages
@@ -66,7 +66,8 @@ def query_index(
     try:
         if doc_id is not None:  # an indexed document: its buckets are stored already
             buckets = engine.fetch_arrow(query("query_stored_buckets", {"doc_id": exclude}, dialect))
-            fingerprints = engine.fetch_arrow(query("query_stored_shingles", {"doc_id": exclude}, dialect))
+            with recomputed(engine, settings.sketch, ("query_stored_shingles",), (exclude,)):
+                fingerprints = engine.fetch_arrow(query("query_stored_shingles", {"doc_id": exclude}, dialect))
         else:
             buckets = _query_buckets(scratch, settings.sketch, text)
             fingerprints = scratch.fetch_arrow(query("query_shingles", dialect=scratch.dialect))
@@ -76,8 +77,9 @@ def query_index(
                 f"{what} has no shingles (empty or whitespace only, or for word shingles without a word): "
                 "no document can be similar to it"
             )
-        if exact or settings.method != "lsh":
-            return _query_shared_shingles(engine, buckets, fingerprints, exclude, min_jaccard)
+        if exact or settings.method != "lsh":  # every document's shingles (a lean index makes them)
+            with recomputed(engine, settings.sketch, ("query_shared_shingles",)):
+                return _query_shared_shingles(engine, buckets, fingerprints, exclude, min_jaccard)
         engine.register_arrow("query_buckets", buckets)
         probe = query("query_probe", {"exclude": exclude, "min_bands": min_bands}, dialect)
         candidates = engine.fetch_arrow(probe)

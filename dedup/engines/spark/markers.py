@@ -41,7 +41,7 @@ class StageMarkers:
     def _marker(self, stage: str) -> str:
         return f"{self.engine.work_dir}/_stages/{stage}.json"
 
-    def reuse(self, stage: str, fingerprint: str, statement: Statement) -> int | None:
+    def reuse(self, stage: str, fingerprint: str, statement: Statement, kept: bool = True) -> int | None:
         text = self.engine.read_text(self._marker(stage))
         recorded = json.loads(text) if text is not None else None
         if recorded is None or recorded["fingerprint"] != fingerprint:
@@ -60,8 +60,8 @@ class StageMarkers:
         for stage in stages:
             self.start(stage)
 
-    def record(self, stage: str, fingerprint: str, options: Mapping[str, object]) -> int:
-        rows = int(self.engine.session.table(stage).count())
+    def record(self, stage: str, fingerprint: str, options: Mapping[str, object], rows: int | None = None) -> int:
+        rows = int(self.engine.session.table(stage).count()) if rows is None else rows
         self.engine.write_text(
             self._marker(stage), json.dumps({"stage": stage, "fingerprint": fingerprint, "rows": rows})
         )

@@ -1,11 +1,13 @@
 -- query:  index_counts
--- reads:  signatures, documents, shingles, candidates, pairs
+-- reads:  signatures(n_shingles), documents, candidates, pairs
 -- params: $added
--- The counts recorded in runs after dedup add, as one JSON object.
+-- The counts recorded in runs after dedup add, as one JSON object. The shingles are counted by
+-- each document's n_shingles (its distinct shingles: the rows of the shingles stage), which a lean
+-- index keeps where it keeps no shingles table (dedup.stages.Layout).
 select json_object(
     'added', $added,
     'processed', (select count(*) from signatures),
     'documents', (select count(*) from documents),
-    'shingles', (select count(*) from shingles),
+    'shingles', (select coalesce(sum(n_shingles), 0) from signatures),
     'candidates', (select count(*) from candidates),
     'pairs', (select count(*) from pairs))

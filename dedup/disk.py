@@ -1,0 +1,71 @@
+"""The disk a run takes: the peak bytes of the files it writes for itself, sampled while it works,
+and what its database keeps (the summary's `disk:` line)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+SAMPLE_SECONDS = 0.05
+
+
+def bytes_below(path: Path) -> int:
+    """The bytes a file, or every file below a folder, takes on disk now (allocated blocks)."""
+    try:
+        if not path.is_dir():
+            return path.stat().st_blocks * 512
+    except OSError:
+        return 0
+    total = 0
+    for root, _, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.stat(os.path.join(root, name)).st_blocks * 512
+            except OSError:
+                pass  # removed while listed
+    return total
+
+
+class Watch:
+    """The largest total of the watched paths' bytes, sampled on a thread every SAMPLE_SECONDS
+    from start() to stop(); paths may be added while it runs (the engine's files, once open)."""
+
+    def __init__(self, paths: Iterable[Path] = ()) -> None:
+        self.paths: list[Path] = list(dict.fromkeys(paths))
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, name="dedup-disk-watch", daemon=True)
+
+    def watch(self, *paths: Path) -> None:
+        self.paths = list(dict.fromkeys([*self.paths, *paths]))
+
+    def sample(self) -> None:
+        self.peak = max(self.peak, sum(bytes_below(path) for path in list(self.paths)))
+
+    def _sample(self) -> None:
+        while not self._stop.wait(SAMPLE_SECONDS):
+            self.sample()
+
+    def start(self) -> Watch:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sample()
+
+
+@dataclass(frozen=True)
+class DiskUse:
+    """peak: the most bytes the run's own files took at once (its database, write-ahead log,
+    DuckDB's spill, the spool of a large input), in `where`; kept: the bytes of the database it
+    keeps (None without --db); text: the bytes of text read (None when its engine read them)."""
+
+    peak: int
+    where: str
+    kept: int | None = None
+    text: int | None = None
