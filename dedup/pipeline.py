@@ -175,7 +175,7 @@ def watch_disk(settings: Settings) -> Watch:
     paths = [] if settings.temp_dir is None else [settings.temp_dir]
     if settings.db is not None:
         db = settings.db
-        paths += [db, db.with_name(db.name + ".wal"), temp_directory(db, settings.engine_options)]
+        paths += [db, Path(f"{db}.wal"), temp_directory(db, settings.engine_options)]
     return Watch(paths).start()
 
 
