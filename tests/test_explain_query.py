@@ -193,7 +193,7 @@ def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
 
     long_text = " ".join(f"Wörd{i % 97} ünd {i}" for i in range(400))
     docs = {"long": long_text, "short": "tiny", "other": "Größe und Maß: ÉTÉ à Paris, naïve café " * 20}
-    db = make_index(tmp_path, docs, "index", "--shingle-type", kind, "-k", str(k))
+    db = make_index(tmp_path, docs, "index", "--shingle-type", kind, "-k", str(k), "--keep-all-tables")
     con = duckdb.connect(str(db), read_only=True)
     settings = index_settings(DuckDBEngine(con))
     values = {**parameter_values(settings), "doc_id_a": 1, "doc_id_b": 3}

@@ -49,7 +49,8 @@ def expected_csv(corpus, tmp_path_factory) -> str:
 
 
 def finished_stages(db: Path) -> list[str]:
-    """The stages a database says are finished, after checking each one's table has its recorded rows."""
+    """The stages a database says are finished, after checking each one's table has its recorded rows
+    (the shingles, which a lean database does not keep: each document's count of them, in signatures)."""
     con = duckdb.connect(str(db), read_only=True)
     try:
         names = {t for (t,) in con.execute("select table_name from duckdb_tables()").fetchall()}
@@ -57,6 +58,9 @@ def finished_stages(db: Path) -> list[str]:
             return []
         recorded = con.execute("select stage, rows from stages").fetchall()
         for stage, rows in recorded:
+            if stage == "shingles" and stage not in names:
+                assert con.execute("select sum(n_shingles) from signatures").fetchall()[0][0] == rows
+                continue
             assert stage in names
             assert con.execute(f'select count(*) from "{stage}"').fetchall()[0][0] == rows, stage
     finally:
