@@ -37,6 +37,8 @@ def run_stages(
     inputs, chained through each stage's statement."""
     reports: list[StageReport] = []
     rerun = False
+    if plan.layout.lean:  # where the run holds what its database does not keep (_hold)
+        engine.execute(query("retained_attach", dialect=engine.dialect))
     for number, (group, batched_on) in enumerate(zip(plan.groups, plan.batched_on, strict=True)):
         fingerprints = []
         for _, statement in group:
@@ -60,15 +62,17 @@ def run_stages(
             # this and every later stage are unmarked first, and marked finished after the last batch.
             with engine.atomic(STAGES_KEPT):
                 done.forget([stage.name for later in plan.groups[number:] for stage, _ in later])
-            seconds, counted = _run_group(engine, plan, group, batched_on, batches, progress)
+            seconds, counted, _ = _run_group(engine, plan, group, batched_on, batches, progress)
             with engine.atomic(STAGES_KEPT):
                 reports += _record(done, plan, group, fingerprints, seconds, counted, progress)
             continue
         with engine.atomic(STAGES_KEPT):
             for stage, _ in group:
                 done.start(stage.name)
-            seconds, counted = _run_group(engine, plan, group, batched_on, batches, progress)
+            seconds, counted, held = _run_group(engine, plan, group, batched_on, batches, progress)
             reports += _record(done, plan, group, fingerprints, seconds, counted, progress)
+        _hold(engine, held, first=True)
+        _name_back(engine, held)
     return reports
 
 
@@ -98,7 +102,7 @@ def _run_group(
     batched_on: str | None,
     batches: list[tuple[int, ...]],
     progress: Progress,
-) -> tuple[dict[str, float], dict[str, int]]:
+) -> tuple[dict[str, float], dict[str, int], list[str]]:
     """Run the group's stages on the whole tables (inside the caller's atomic step) or, given
     several batches, on each batch of the `batched_on` table as temporary tables, which DuckDB
     reads before the database's tables of the same names, appending each batch's rows to the
@@ -106,9 +110,9 @@ def _run_group(
     tables made in a schema of the database file were written to it, copied and dropped: 3.45 s
     instead of 2.29 s for a batch of 9.6M shingle rows, benchmarks/results/results.md.) A group
     with a table that the layout does not keep whole runs as temporary tables too, in one pass
-    when it has one batch, and only what is kept is appended; what is not kept stays a temporary
-    table of the run until it ends (retained_start.sql), read by the later stages rather than made
-    again. The seconds of each stage, and the rows of each table not kept."""
+    when it has one batch, and only what is kept is appended; what is not kept the run holds until
+    it ends (_hold), read by the later stages rather than made again. The seconds of each stage, the
+    rows of each table not kept, and the temporary tables the caller holds once its step commits."""
 
     def skipped(stage: Stage) -> None:
         if stage.reads_inputs:  # the inputs that were not documents, beside them
@@ -119,7 +123,7 @@ def _run_group(
     dropped = [stage.name for stage, _ in group if layout.kept(stage) == ()]
     retained = [stage.name for stage, _ in group if layout.kept(stage) is not None]
     if not staged and all(layout.kept(stage) is None for stage, _ in group):
-        return run_steps(engine, group, progress, after=skipped, layout=layout), {}
+        return run_steps(engine, group, progress, after=skipped, layout=layout), {}, []
     seconds = {stage.name: 0.0 for stage, _ in group}
     counted = {name: 0 for name in dropped}
     dialect = engine.dialect
@@ -144,30 +148,40 @@ def _run_group(
                 table = quote_identifier(stage.name)
                 engine.execute(query(append, dialect=dialect, table=table, database=database, columns=columns))
             seconds[stage.name] += ran[stage.name] + time.perf_counter() - clock
-        for table in retained:  # the run's own until it ends
-            names = quote_identifier(table), quote_identifier(f"retained_{table}")
-            name = "retained_start" if number == 0 else "retained_append"
-            engine.execute(query(name, dialect=dialect, table=names[0], retained=names[1]))
         for table in (*([staged] if batch is not None and staged else []), *ran):
-            if number == 0 and table in retained:
-                continue  # renamed
-            engine.execute(query("batch_drop", dialect=dialect, table=quote_identifier(table)))
+            if table not in retained:  # those are held once the step commits (_hold)
+                engine.execute(query("batch_drop", dialect=dialect, table=quote_identifier(table)))
 
-    def named_back() -> None:
-        for table in retained:
-            retained_name, name = quote_identifier(f"retained_{table}"), quote_identifier(table)
-            engine.execute(query("retained_start", dialect=dialect, table=retained_name, retained=name))
-
-    if not staged:  # one pass, inside the caller's atomic step
+    if not staged:  # one pass, inside the caller's atomic step: it holds them once that commits
         one_pass(0, None)
-        named_back()
-        return seconds, counted
+        return seconds, counted, retained
     for number, (first, last) in enumerate(batches):
         with engine.atomic(STAGES_KEPT):
             one_pass(number, plan.query("batch", staged).with_values(first=first, last=last))
         engine.checkpoint()  # the appended rows in the file, the batch's memory free for the next one
-    named_back()
-    return seconds, counted
+        _hold(engine, retained, first=number == 0)
+    _name_back(engine, retained)
+    return seconds, counted, []
+
+
+def _hold(engine: Engine, tables: Sequence[str], first: bool) -> None:
+    """Move a batch's temporary tables that the database does not keep into the run's compressed
+    in-memory database (retained_attach.sql), which holds them until the run ends, and compress it.
+    After the step that appended the batch to the database commits: one transaction writes one
+    database."""
+    dialect = engine.dialect
+    for table in tables:
+        name = quote_identifier(table)
+        engine.execute(query("retained_start" if first else "retained_append", dialect=dialect, table=name))
+        engine.execute(query("batch_drop", dialect=dialect, table=name))
+    if tables:
+        engine.execute(query("retained_checkpoint", dialect=dialect))
+
+
+def _name_back(engine: Engine, tables: Sequence[str]) -> None:
+    """What the run holds, read by the stages' names before the database's tables (retained_view.sql)."""
+    for table in tables:
+        engine.execute(query("retained_view", dialect=engine.dialect, table=quote_identifier(table)))
 
 
 def run_steps(
@@ -270,7 +284,8 @@ def recomputed(
 
 
 def is_temporary(engine: Engine, table: str) -> bool:
-    """Whether the connection has a temporary table of this name (one the run keeps until it ends)."""
+    """Whether the connection has a temporary table or view of this name (what the run holds until
+    it ends: retained_view.sql)."""
     return bool(engine.fetch_rows(query("temporary_table_exists", {"name": table}, engine.dialect))[0][0])
 
 

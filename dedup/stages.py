@@ -264,7 +264,11 @@ class Plan:
 
 
 def compile_run(
-    sketch: Sketch, options: Mapping[str, object], memory_bytes: int | None, dialect: str, lean: bool = False
+    sketch: Sketch,
+    options: Mapping[str, object],
+    memory_bytes: int | None,
+    dialect: str,
+    lean: bool = False,
 ) -> Plan:
     """The plan of a run on an engine of `dialect`: its stages compiled from `sketch`, batched to fit
     DuckDB's `memory_bytes`; `options` as the runs table records them (Settings.options); lean: the

@@ -1,6 +1,6 @@
 -- query:  retained_append
 -- reads:  temp.main.{{ table }}
--- writes: temp.main.{{ retained }}
+-- writes: dedup_retained.main.{{ table }}
 -- params: (none)
--- A later batch's rows of a table the run keeps until it ends (retained_start.sql).
-insert into temp.main.{{ retained }} by name select * from temp.main.{{ table }}
+-- A later batch's rows of a table the run holds until it ends (retained_start.sql).
+insert into dedup_retained.main.{{ table }} by name select * from temp.main.{{ table }}

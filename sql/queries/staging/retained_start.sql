@@ -1,9 +1,7 @@
 -- query:  retained_start
--- writes: temp.main.{{ retained }}
+-- reads:  temp.main.{{ table }}
+-- writes: dedup_retained.main.{{ table }}
 -- params: (none)
--- A run keeps the tables its database does not keep (dedup.stages.Layout: the shingles and the
--- MinHash values) as temporary tables of its connection until it ends, so that its verification
--- and its pairs read them rather than make them again (dedup/runner.py): the first batch's table
--- ({{ table }}) is renamed ({{ retained }}), each later batch's appended to it (retained_append.sql),
--- and after the last batch it takes the stage's name back. Both quoted names from dedup's own list.
-alter table temp.main.{{ table }} rename to {{ retained }}
+-- The first batch's rows of a table the run holds until it ends (retained_attach.sql); later
+-- batches are appended (retained_append.sql). {{ table }}: a quoted stage name from dedup's own list.
+create or replace table dedup_retained.main.{{ table }} as select * from temp.main.{{ table }}
