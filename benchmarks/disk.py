@@ -1,9 +1,10 @@
 """The disk a run takes: the database it keeps (--db) and the peak of what it writes for itself.
 
 For each corpus: `dedup run` with --db (the kept file's bytes, per byte of text and per document,
-and each table's share, by the blocks it holds), then the same run without --db, with --temp-dir T
-and TMPDIR set to another folder X: the peak bytes in T and in X, sampled every 20 ms while it
-runs. Wall and CPU seconds and the peak RSS of each process beside them.
+and each table's share, as the file it makes alone), then the same run without --db, with --temp-dir T
+and TMPDIR set to another folder X: the peak bytes in T and in X, sampled every 50 ms while it
+runs (dedup.disk.Watch, the sampler of the summary's disk line). Wall and CPU seconds and the
+peak RSS of each process beside them.
 
     python benchmarks/disk.py /work/corpora/pydoc --shingle-type word -k 5
     python benchmarks/disk.py /work/corpora/debian-descriptions.txt --lines --shingle-type char -k 9
@@ -17,51 +18,15 @@ import os
 import shutil
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 import duckdb
 
+from dedup.disk import Watch
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from process import run_measured  # noqa: E402
-
-
-def folder_bytes(folder: Path) -> int:
-    """The bytes of the files below `folder` now (allocated blocks: a sparse file counts what it holds)."""
-    total = 0
-    for root, _, files in os.walk(folder):
-        for name in files:
-            try:
-                total += os.stat(os.path.join(root, name)).st_blocks * 512
-            except FileNotFoundError:
-                pass
-    return total
-
-
-class Peak:
-    """The largest folder_bytes of each folder, sampled on a thread while the block runs."""
-
-    def __init__(self, *folders: Path) -> None:
-        self.folders = folders
-        self.peaks = [0] * len(folders)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-
-    def _sample(self) -> None:
-        while not self._stop.is_set():
-            for i, folder in enumerate(self.folders):
-                self.peaks[i] = max(self.peaks[i], folder_bytes(folder))
-            time.sleep(0.02)
-
-    def __enter__(self) -> Peak:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
 
 
 def text_bytes(path: Path, lines: bool) -> tuple[int, int]:
@@ -130,12 +95,16 @@ def main() -> None:
             env = {**os.environ, "TMPDIR": str(tmpdir)}
             pairs = work / "pairs.parquet"
             command = [args.dedup, "run", str(args.input), *options, "--temp-dir", str(temp), "-q", "-o", str(pairs)]
-            with Peak(temp, tmpdir) as peak:
+            in_temp, in_tmpdir = Watch([temp]).start(), Watch([tmpdir]).start()  # dedup's own sampler
+            try:
                 ran = run_measured(command, env=env)
+            finally:
+                in_temp.stop()
+                in_tmpdir.stop()
             result.update(
-                temp_peak_bytes=peak.peaks[0],
-                temp_peak_per_text_byte=round(peak.peaks[0] / text, 2),
-                tmpdir_peak_bytes=peak.peaks[1],
+                temp_peak_bytes=in_temp.peak,
+                temp_peak_per_text_byte=round(in_temp.peak / text, 2),
+                tmpdir_peak_bytes=in_tmpdir.peak,
                 temp_seconds=round(ran.seconds, 2),
                 temp_cpu_seconds=round(ran.cpu_seconds, 2),
                 temp_peak_mib=round(ran.peak_mib),
