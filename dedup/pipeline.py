@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from .choices import Keep, Method, PairsListed, Resolve, ShingleType
 from .disk import DiskUse, Watch
-from .engines import Engine, engine_kind, run_engine, temp_directory, temporary_folder
+from .engines import Engine, engine_kind, run_engine, temporary_folder
 from .errors import EngineError, Interrupted
 from .index import clusters
 from .index.export import needs_clusters
@@ -171,12 +171,9 @@ def execute(
 
 def watch_disk(settings: Settings) -> Watch:
     """The run's own files, watched from before it reads its inputs: --temp-dir (where they all go
-    then), the database, its log and its spill folder; the engine's are added once it opens."""
-    paths = [] if settings.temp_dir is None else [settings.temp_dir]
-    if settings.db is not None:
-        db = settings.db
-        paths += [db, Path(f"{db}.wal"), temp_directory(db, settings.engine_options)]
-    return Watch(paths).start()
+    then, the spool of a large input first); the engine's (its database, log and spill:
+    Engine.own_files) are added once it opens."""
+    return Watch([] if settings.temp_dir is None else [settings.temp_dir]).start()
 
 
 def disk_use(watch: Watch, settings: Settings, own: tuple[Path, ...], text_bytes: int | None) -> DiskUse:

@@ -144,8 +144,7 @@ def _run_group(
                 counted[stage.name] += table_rows(engine, stage.name)
             else:
                 append = "batch_keep" if number == 0 else "batch_append"
-                columns = "*" if kept is None else ", ".join(map(quote_identifier, kept))
-                table = quote_identifier(stage.name)
+                table, columns = quote_identifier(stage.name), kept_columns(kept)
                 engine.execute(query(append, dialect=dialect, table=table, database=database, columns=columns))
             seconds[stage.name] += ran[stage.name] + time.perf_counter() - clock
         for table in (*([staged] if batch is not None and staged else []), *ran):
@@ -162,6 +161,12 @@ def _run_group(
         _hold(engine, retained, first=number == 0)
     _name_back(engine, retained)
     return seconds, counted, []
+
+
+def kept_columns(kept: tuple[str, ...] | None) -> str:
+    """The columns of a table that the layout keeps, as an append selects them: `*` (all of them)
+    or the quoted names."""
+    return "*" if kept is None else ", ".join(map(quote_identifier, kept))
 
 
 def _hold(engine: Engine, tables: Sequence[str], first: bool) -> None:
@@ -319,9 +324,8 @@ def run_staged(
         clock = time.perf_counter()
         kept = layout.kept(stage)
         if kept != ():
-            table = quote_identifier(stage.name)
             append = "staging_append_pairs" if stage.lists_ids else "staging_append"
-            columns = "*" if kept is None else ", ".join(map(quote_identifier, kept))
+            table, columns = quote_identifier(stage.name), kept_columns(kept)
             engine.execute(query(append, dialect=dialect, table=table, columns=columns))
         seconds[stage.name] += time.perf_counter() - clock
     for name in seconds:

@@ -213,7 +213,7 @@ class Layout:
         ]
         if not needed:
             return None
-        steps = tuple(step for step in self.per_document[: max(needed) + 1] if step[0].kept is not None)
+        steps = self.per_document[: max(needed) + 1]
         pairs_of = next((table for table in tables if table in stage_names("pairs")), None)
         return Derivation(steps, pairs_of)
 

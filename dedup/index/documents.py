@@ -20,12 +20,12 @@ from ..records import check_finished, forget_stages, latest_run, record_change, 
 from ..runner import is_lean, run_staged, staging
 from ..settings import Limits, Settings, Sketch
 from ..sqlfiles import query, quote_identifier
-from ..stages import Stage, all_stages, compile_stages, layout_of, stage_names
+from ..stages import Stage, compile_stages, layout_of, not_kept, stage_names
 from ..wording import counted
 from .clusters import update_clusters
 
 # The tables every index has: the stages' but those a lean index does not keep (dedup.stages.Layout)
-INDEX_TABLES = (*dict.fromkeys(stage.name for stage in all_stages() if stage.kept != ()), "runs")
+INDEX_TABLES = (*(name for name in stage_names() if name not in not_kept()), "runs")
 UNCHANGED = "interrupted; the index is unchanged"
 
 
