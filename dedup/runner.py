@@ -315,18 +315,16 @@ def run_staged(
     layout: Layout = FULL,
 ) -> dict[str, float]:
     """run_steps inside `staging`, then each staged table appended to the main table of its name
-    (what the index's `layout` keeps of it) and dropped (`dedup add`). A pair table that names its
-    documents by id gets them in id order (an added document is numbered after the indexed ones,
-    whatever its id). The seconds of each stage, its append included."""
+    (what the index's `layout` keeps of it) and dropped (`dedup add`). The seconds of each stage,
+    its append included."""
     seconds = run_steps(engine, steps, progress, after, layout=layout)
     dialect = engine.dialect
     for stage, _ in steps:
         clock = time.perf_counter()
         kept = layout.kept(stage)
         if kept != ():
-            append = "staging_append_pairs" if stage.lists_ids else "staging_append"
             table, columns = quote_identifier(stage.name), kept_columns(kept)
-            engine.execute(query(append, dialect=dialect, table=table, columns=columns))
+            engine.execute(query("staging_append", dialect=dialect, table=table, columns=columns))
         seconds[stage.name] += time.perf_counter() - clock
     for name in seconds:
         engine.execute(query("staging_drop", dialect=dialect, table=quote_identifier(name)))

@@ -9,7 +9,6 @@ the same for every run, come from sql/queries/staging/ as the runner needs them)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -50,11 +49,6 @@ class Stage:
     def reads_inputs(self) -> bool:
         """Whether the stage reads the inputs as read (`raw_documents`, registered by the caller)."""
         return "raw_documents(" in self.header["reads"]
-
-    @property
-    def lists_ids(self) -> bool:
-        """Whether the stage's rows name their documents by id too (id_a, id_b), not by doc_id alone."""
-        return re.search(r"\bid_a\b", self.header["writes"]) is not None
 
     @property
     def counts(self) -> str | None:

@@ -81,5 +81,9 @@ def result_tables(db: Path) -> dict[str, set]:
                    join documents b on b.doc_id = v.doc_id_b""",
             )
         ),
-        "pairs": rows(db, "select id_a, id_b, jaccard, estimate from pairs order by jaccard desc, id_a, id_b"),
+        "pairs": rows(
+            db,
+            "select least(id_a, id_b) as a, greatest(id_a, id_b) as b, jaccard, estimate from pairs "
+            "order by jaccard desc, a, b",
+        ),
     }

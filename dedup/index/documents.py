@@ -126,6 +126,7 @@ def add_documents(
     dialect = engine.dialect
     with engine.atomic(UNCHANGED):
         forget_stages(engine)  # the tables no longer match any run's inputs: a later run recomputes
+        engine.execute(query("pairs_orient", dialect=dialect))  # an index of an earlier add (sql/queries/index)
         if existing:
             _delete(engine, list(existing.values()))
         first_new, positions = engine.fetch_rows(query("index_next_numbers", dialect=dialect))[0]
