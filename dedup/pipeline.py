@@ -142,14 +142,14 @@ def execute(
             # index commands refuse a database whose run stopped half-way: dedup.records)
             done.finish_run(counts, seconds)
             inputs.write_copy(engine)  # --write-deduplicated, by the clusters' rule
+            if exports:  # the files asked for before the listing: a reader of stdout that goes away ends only it
+                from .index.export import write_exports
+
+                write_exports(engine, exports)
             if pairs_to is not None and listed != PairsListed.none:  # streamed in batches: bounded memory
                 reader = engine.stream_arrow(plan.query(PAIRS_QUERY[listed]), STREAM_ROWS)
                 assert reader is not None, "a query has rows"
                 pairs_to(counting(reader, result))
-            if exports:
-                from .index.export import write_exports
-
-                write_exports(engine, exports)
         disk.stop()  # the engine closed: its database checkpointed, its temporary files gone
         summary.disk = disk_use(disk, settings, own, text_bytes)
         return result

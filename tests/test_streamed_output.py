@@ -67,3 +67,32 @@ def test_batches_with_long_lists_are_cut_by_their_values(size):
         assert values <= size or part.num_rows == 1
     if size == 64:
         assert [p.num_rows for p in parts] == [6, 1, 3]
+
+
+def test_a_reader_of_stdout_that_goes_away_ends_the_listing_but_not_the_exports(tmp_path):
+    """`dedup run ... --export survivors=s.csv | head -2` exited 0 and never wrote s.csv: the pairs
+    were listed before the exports, and the closed pipe ended the command. Now the files asked for
+    are written first, and a closed stdout ends the listing alone: the summary follows on stderr."""
+    import csv
+    import os
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "copies.csv"
+    text = "the same words in every row and long enough to be a document of its own"
+    corpus.write_text("id,text\n" + "".join(f"{i:04d},{text}\n" for i in range(400)))  # 79,800 pairs
+    survivors, duplicates = tmp_path / "s.csv", tmp_path / "d.csv"
+    command = [sys.executable, "-m", "dedup", "run", str(corpus), "--format", "csv"]
+    command += ["--export", f"survivors={survivors}", "--export", f"duplicates={duplicates}"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ))
+    assert process.stdout is not None and process.stderr is not None
+    head = [process.stdout.readline() for _ in range(2)]
+    process.stdout.close()  # as `| head -2` does, long before the 79,800 pairs are listed
+    assert process.wait(timeout=120) == 0
+    assert head[0] == b"id_a,id_b,jaccard,estimate\n" and head[1].startswith(b"0000,0001,1.0,")
+    with survivors.open() as file:
+        assert [row["id"] for row in csv.DictReader(file)] == ["0000"]
+    with duplicates.open() as file:
+        assert len(list(csv.DictReader(file))) == 399
+    said = process.stderr.read().decode()
+    assert f"wrote survivors to {survivors}" in said and "pairs: 79,800" in said

@@ -110,10 +110,12 @@ def stoppable() -> Iterator[Callable[["Engine"], None]]:
 
 
 @contextmanager
-def writing_stdout() -> Iterator[None]:
+def writing_stdout(more_follows: bool = False) -> Iterator[None]:
     """Around whatever a command prints on stdout. `dedup sql ... | head -3`: when the reader goes
-    away, stop quietly with exit 0. A stdout that cannot be written (closed, `> /dev/full`, a full
-    disk): one line and exit 1, where each was a traceback."""
+    away, stop printing quietly: with exit 0, or, when `more_follows` (what the command was asked
+    beside the listing: `dedup run --export`'s files, its summary), leave the block and let the
+    command go on; a closed stdout ends the listing, never the rest. A stdout that cannot be
+    written (closed, `> /dev/full`, a full disk): one line and exit 1, where each was a traceback."""
     if sys.stdout is None:  # `dedup ... >&-`: nothing could be printed, and nothing is dropped silently
         fail(DedupError("standard output is closed: nothing can be printed (give --output FILE where there is one)"))
     try:
@@ -121,7 +123,8 @@ def writing_stdout() -> Iterator[None]:
         sys.stdout.flush()
     except BrokenPipeError:
         _stdout_to_devnull()
-        raise typer.Exit(0) from None
+        if not more_follows:
+            raise typer.Exit(0) from None
     except OSError as error:
         _stdout_to_devnull()
         fail(DedupError(f"cannot write to standard output: {error.strerror or error}"))
@@ -134,14 +137,17 @@ def _stdout_to_devnull() -> None:
 
 
 def print_table(
-    rows: "pa.Table | pa.RecordBatchReader", output_format: TableFormat, max_width: int | None = None
+    rows: "pa.Table | pa.RecordBatchReader",
+    output_format: TableFormat,
+    max_width: int | None = None,
+    more_follows: bool = False,
 ) -> None:
     """Rows (a table, or a reader streamed batch by batch) on stdout in the format asked for; a
-    table wider than max_width characters one record at a time."""
+    table wider than max_width characters one record at a time. `more_follows`: as writing_stdout."""
     from ..output import batches, write_text_rows
     from .table import TextTable
 
-    with writing_stdout():
+    with writing_stdout(more_follows):
         if output_format != TableFormat.table:
             write_text_rows(rows, sys.stdout, output_format.value)
             return

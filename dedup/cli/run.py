@@ -211,7 +211,7 @@ def run(
         if output is not None:
             pairs_to = partial(write_table, path=output)
         else:
-            pairs_to = partial(print_table, output_format=output_format)
+            pairs_to = partial(print_table, output_format=output_format, more_follows=True)
         with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
             result = execute(settings, progress, on_open=attach, pairs_to=pairs_to)
     except DedupError as error:
