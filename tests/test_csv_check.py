@@ -88,3 +88,40 @@ def test_what_passes_is_read_by_pyarrow_as_pythons_csv_reads_it(tmp_path_factory
     rows = [row for row in csv.reader(io.StringIO(content.decode(), newline=""), strict=True) if row]
     read = pa.concat_tables(table_parts(path)).to_pylist()
     assert [[cell.decode() for cell in row.values()] for row in read] == rows[1:]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".csv.gz"])
+def test_a_file_moved_over_the_path_while_it_is_checked_is_not_read(tmp_path, monkeypatch, suffix):
+    """The check, the header and the rows each opened the path: `mv bad.csv sw.csv` during a run's
+    check gave exit 0 with the rows of a file the check refuses. The file is now opened once, and
+    what is read is what was checked."""
+    from dedup.corpus import csv_check
+
+    checked, swapped = b"id,text\n1,the checked file\n2,its second row\n", b'id,text\n1,"stray"quote\n9,other\n'
+    path = tmp_path / f"sw{suffix}"
+    pack = gzip.compress if suffix.endswith(".gz") else bytes
+    path.write_bytes(pack(checked))
+    check = csv_check.check_csv
+
+    def check_then_swap(*args, **kwargs):
+        layout = check(*args, **kwargs)
+        (tmp_path / "bad").write_bytes(pack(swapped))
+        (tmp_path / "bad").replace(path)  # as `mv bad.csv sw.csv` does, once the file passed
+        return layout
+
+    monkeypatch.setattr(csv_check, "check_csv", check_then_swap)
+    rows = pa.concat_tables(table_parts(path)).to_pylist()
+    assert [(r["id"], r["text"]) for r in rows] == [(b"1", b"the checked file"), (b"2", b"its second row")]
+    with pytest.raises(InputError, match="line 2"):  # the file moved there is refused on its own
+        list(table_parts(path))
+
+
+def test_a_column_name_that_is_not_utf8_is_one_line(tmp_path):
+    """pyarrow gave the names of a header with a Latin-1 byte as a UnicodeDecodeError: a traceback."""
+    path = tmp_path / "latin1.csv"
+    path.write_bytes(b"id,t\xe9xt\n1,hello\n")
+    result = runner.invoke(app, ["run", str(path)])
+    assert (
+        result.exit_code == 1
+        and result.stderr == f"Error: {path}: line 1: the column name t\\xe9xt is not UTF-8 text\n"
+    )

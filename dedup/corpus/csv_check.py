@@ -29,10 +29,12 @@ from .decoding import BINARY_SNIFF_BYTES, refuse_utf16
 
 @dataclass(frozen=True)
 class CsvLayout:
-    """What a reader must know of a checked file: the line break its rows end with ("" when it has
-    no line break) and the first line of a quoted value holding that break when it is \r\n
-    (Spark's reader reads such a break as \n: the Spark engine refuses the file)."""
+    """What a reader must know of a checked file: its column names (the header's fields, as text
+    decoded from UTF-8 with undecodable bytes as surrogates), the line break its rows end with
+    ("" when it has no line break) and the first line of a quoted value holding that break when it
+    is \r\n (Spark's reader reads such a break as \n: the Spark engine refuses the file)."""
 
+    names: tuple[str, ...]
     line_break: str
     crlf_in_value_line: int | None
 
@@ -61,16 +63,20 @@ def check_csv(name: str, data: BinaryIO, delimiter: str, compressed: bool) -> Cs
         raise InputError(f"{name}: not a gzip-compressed file ({error})") from None
     finally:
         csv.field_size_limit(limit)
+        text.detach()  # the caller's file stays open: it reads what was checked from it (tables._csv_parts)
+        if head is not stream:
+            head.detach()  # type: ignore[union-attr]
 
 
 def _check_rows(name: str, reader: Iterator[list[str]], lines: _Lines, delimiter: str) -> CsvLayout:
     width = None
+    names: tuple[str, ...] = ()
     header_break = ""
     crlf_line = None
     start = 1
     for row in reader:
         if width is None and row:
-            width, header_break = len(row), lines.last_break
+            names, width, header_break = tuple(row), len(row), lines.last_break
         elif width is not None:
             if lines.last_break not in ("", header_break):
                 raise InputError(
@@ -87,7 +93,7 @@ def _check_rows(name: str, reader: Iterator[list[str]], lines: _Lines, delimiter
             crlf_line = start
         start = lines.count + 1
         lines.row.clear()
-    return CsvLayout(header_break, crlf_line)
+    return CsvLayout(names, header_break, crlf_line)
 
 
 class _Lines:

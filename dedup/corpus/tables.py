@@ -12,7 +12,7 @@ import math
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 import pyarrow as pa
 
@@ -28,7 +28,7 @@ from ..formats import (
     latin1_cells,
     separator,
 )
-from ..names import is_utf8
+from ..names import escaped, is_utf8
 from .collected import ARROW_BATCH_ROWS, Corpus, Skipped
 from .columns import read_arrow
 from .decoding import BINARY_SNIFF_BYTES, refuse_utf16
@@ -421,6 +421,12 @@ def _load_json(source: Path | bytes) -> pa.Table:
     return read(pjson.ParseOptions(explicit_schema=schema))
 
 
+def _csv_source(data: BinaryIO, compressed: bool) -> BinaryIO | pa.NativeFile:
+    """The open file for pyarrow's CSV reader, which reads it without closing it: gzip-decompressed
+    when the name says so (as Arrow decompresses a path)."""
+    return pa.CompressedInputStream(pa.PythonFile(data, mode="r"), "gzip") if compressed else data
+
+
 def _timestamps_as_strings(kind: pa.DataType) -> pa.DataType:
     if pa.types.is_temporal(kind):  # JSON has no dates or times: pyarrow inferred it from strings
         return pa.string()
@@ -445,20 +451,25 @@ def _csv_parts(path: Path, delimiter: str) -> Iterator[pa.Table]:
 
     from .csv_check import check_csv
 
-    with path.open("rb") as data:  # what both engines refuse alike, before a cell is read
-        check_csv(str(path), data, delimiter, compressed=path.suffix.lower() in COMPRESSED)
-    options = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)  # a bad row: ArrowInvalid
-    with arrow_file(path) as source, pcsv.open_csv(source, parse_options=options) as reader:
-        names = reader.schema.names
-    convert = pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.binary()))
-    blocks = pcsv.ReadOptions(block_size=PART_BYTES)
-    with (
-        arrow_file(path) as source,
-        pcsv.open_csv(source, read_options=blocks, parse_options=options, convert_options=convert) as reader,
-    ):
-        schema, parts = reader.schema, 0
-        for batch in reader:
-            parts += 1
-            yield pa.Table.from_batches([batch])
+    compressed = path.suffix.lower() in COMPRESSED
+    # The file is opened once and read by one reader: what is read is what was checked (the check,
+    # the header and the rows each opened the path, and a file moved over it meanwhile was read
+    # unchecked). The header's names are the check's: a second reader of the same open file
+    # read ahead in the background and moved the first one's place.
+    with path.open("rb") as data:
+        layout = check_csv(str(path), data, delimiter, compressed)  # what both engines refuse alike
+        if not all(is_utf8(name) for name in layout.names):
+            shown = next(name for name in layout.names if not is_utf8(name))
+            raise InputError(f"{path}: line 1: the column name {escaped(shown)} is not UTF-8 text")
+        data.seek(0)
+        options = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)  # a bad row: ArrowInvalid
+        convert = pcsv.ConvertOptions(column_types=dict.fromkeys(layout.names, pa.binary()))
+        blocks = pcsv.ReadOptions(block_size=PART_BYTES)
+        source = _csv_source(data, compressed)
+        with pcsv.open_csv(source, read_options=blocks, parse_options=options, convert_options=convert) as reader:
+            schema, parts = reader.schema, 0
+            for batch in reader:
+                parts += 1
+                yield pa.Table.from_batches([batch])
     if not parts:
         yield schema.empty_table()
