@@ -850,3 +850,25 @@ def test_keep_by_gives_the_duckdb_survivors_on_spark(spark, tmp_path, suffix):
             outputs[engine] = [(tmp_path / f"{engine}-{what}.csv").read_bytes() for what in "dc"]
         assert outputs["spark"] == outputs["duckdb"], spec
         assert outputs["duckdb"][0].count(b"\n") == 4  # a header and three duplicates
+
+
+@pytest.mark.slow
+def test_a_ladder_gives_the_duckdb_survivors_on_spark_in_bounded_rounds(spark, tmp_path):
+    """Line i is words 2i .. 2i+39 of one word stream: each line a near-duplicate of the two before
+    it, a round of the verified rule decides three lines, and Spark ran a job per step of each. The
+    rest is walked on the driver (dedup.index.clusters._walk): the same survivors."""
+    import random
+
+    rng = random.Random(5)
+    words = [f"w{rng.randrange(10**9):09d}" for _ in range(2 * 600 + 40)]
+    ladder = tmp_path / "ladder.txt"
+    ladder.write_text("".join(" ".join(words[2 * i : 2 * i + 40]) + "\n" for i in range(600)))
+    options = ["--lines", "--shingle-type", "word", "-k", "3", "-t", "0.8", "--pairs", "none", "-q"]
+    duck, spark_file = tmp_path / "duckdb.csv", tmp_path / "spark.csv"
+    done = runner.invoke(app, ["run", str(ladder), *options, "--export", f"survivors={duck}"])
+    assert done.exit_code == 0, done.output
+    spark_run = ["--engine", "spark", "--work-dir", str(tmp_path / "work"), "--export", f"survivors={spark_file}"]
+    done = runner.invoke(app, ["run", str(ladder), *options, *spark_run])
+    assert done.exit_code == 0, done.output
+    assert spark_file.read_bytes() == duck.read_bytes()
+    assert 190 <= duck.read_text().count("\n") - 1 <= 210  # about every third line

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import pyarrow as pa
+
 from ..choices import Keep, Resolve
 from ..engines import Engine, engine_kind
 from ..errors import DedupError
@@ -25,6 +27,10 @@ from ..sqlfiles import query, tables_needed
 from ..statement import Statement
 
 MAX_ROUNDS = 10_000
+# A round of the verified rule that decides less than this share of the nodes it began with hands
+# the rest to the walk on the driver (_decide); the edges it reads come in batches of this size.
+WALK_BELOW = 0.5
+WALK_BATCH_ROWS = 1 << 20
 WORK = ("cluster_members", "survivor_keys")  # work tables that the checks of a build's tables pass over
 
 
@@ -184,7 +190,7 @@ def _label_and_decide(work: WorkTables, rule: Rule) -> int:
 
 def _decide(work: WorkTables) -> int:
     """Decide every node with an edge (`survivor_decided`: node, kept) as the sequential walk does;
-    return the number of rounds.
+    return the number of rounds of SQL.
 
     A round decides, from the nodes still undecided and the edges between them: a node with no
     undecided earlier neighbour is kept (all its decided earlier neighbours are dropped); a chain
@@ -192,12 +198,20 @@ def _decide(work: WorkTables) -> int:
     from its first node by pointer jumping, in about log2(length) steps; a node with a kept
     earlier neighbour is dropped. The earliest undecided node is always kept, so each round decides
     at least one node; a chain in input order (each document a near-duplicate of the previous one
-    only, the worst order for the walk) is decided in one round."""
+    only, the worst order for the walk) is decided in one round.
+
+    A round costs a pass over the edges still undecided, and some graphs decide few nodes a round:
+    on a ladder (each document a near-duplicate of the two before it: a sliding window of text,
+    versions of one page) a round decides three, and 10,000 lines took 55 s of rounds. Deciding
+    the walk is P-complete (the lexicographically first maximal independent set), so no rounds
+    avoid such shapes. Once a round decides less than WALK_BELOW of the nodes it began with, the
+    nodes still undecided are walked in order on the driver (`_walk`), one pass over their edges."""
     engine, dialect = work.engine, work.engine.dialect
     for table in ("survivor_decided", "survivor_undecided", "survivor_pending"):
         work.create(table, query(f"{table}_start", dialect=dialect))
     rounds = 0
-    while engine.fetch_rows(query("survivor_undecided_count", dialect=dialect))[0][0]:
+    undecided = engine.fetch_rows(query("survivor_undecided_count", dialect=dialect))[0][0]
+    while undecided:
         if rounds:  # the edges between the nodes still undecided (the last round needs none)
             work.create("survivor_pending_next", query("survivor_pending_next", dialect=dialect))
             work.replace("survivor_pending", "survivor_pending_next")
@@ -211,7 +225,32 @@ def _decide(work: WorkTables) -> int:
             work.create(table, query(table, dialect=dialect))
         work.replace("survivor_decided", "survivor_decided_next")
         work.replace("survivor_undecided", "survivor_undecided_next")
+        before, undecided = undecided, engine.fetch_rows(query("survivor_undecided_count", dialect=dialect))[0][0]
+        if undecided and before - undecided < WALK_BELOW * before:
+            _walk(work)
+            break
     return rounds
+
+
+def _walk(work: WorkTables) -> None:
+    """Decide the nodes still undecided by the walk itself, on the driver: in rank order, a node is
+    kept unless an earlier neighbour is kept (its decided neighbours are all dropped, else a round
+    would have dropped it). One pass over the edges sorted by their later node, one byte a node."""
+    engine, dialect = work.engine, work.engine.dialect
+    nodes = engine.fetch_arrow(query("survivor_walk_nodes", dialect=dialect)).column(0)
+    kept = bytearray(b"\x01") * len(nodes)
+    edges = engine.stream_arrow(query("survivor_walk_edges", dialect=dialect), WALK_BATCH_ROWS)
+    for batch in edges or ():
+        for later, earlier in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True):
+            if kept[earlier]:
+                kept[later] = 0
+    walked = pa.table({"node": nodes, "kept": pa.array(kept, pa.uint8()).cast(pa.bool_())})
+    engine.register_arrow("survivor_walked", walked)
+    try:
+        work.create("survivor_decided_next", query("survivor_decided_walked", dialect=dialect))
+    finally:
+        engine.unregister("survivor_walked")
+    work.replace("survivor_decided", "survivor_decided_next")
 
 
 def _propagate(work: WorkTables) -> int:
