@@ -58,6 +58,8 @@ class KeepBy(NamedTuple):
         import pyarrow.compute as pc
 
         kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
+        if pa.types.is_null(kind):  # no cell holds a value (a part of JSON lines without the key)
+            kind = pa.string()
         column = column.cast(kind) if kind != column.type else column
         if self.values is not None:
             if pa.types.is_binary(kind) or pa.types.is_large_binary(kind):  # a CSV's cells

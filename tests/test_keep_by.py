@@ -206,3 +206,39 @@ def test_keys_by_the_column_type():
     assert str(KeepBy.parse("q:asc")) == "q" and str(KeepBy.parse("q:desc")) == "q:desc"
     with pytest.raises(UsageError):
         KeepBy.parse("s=")
+
+
+@pytest.mark.parametrize("spec", ["split=test,train", "priority"])
+def test_a_key_missing_from_a_whole_part_of_json_lines_is_null_there(tmp_path, monkeypatch, spec):
+    """JSON lines are read in parts of 16 MiB: a --keep-by key absent from every line of one part gave
+    "no --keep-by column" though later lines hold it. It is NULL there, as in the file read whole."""
+    from dedup.corpus import tables
+
+    monkeypatch.setattr(tables, "PART_BYTES", 200)  # a part of a line or two
+    rows = [{"id": f"n{i}", "text": f"untagged document number {i} " * 3} for i in range(6)]
+    rows += [{"id": "t1", "text": BASE, "split": "train", "priority": 2}]
+    rows += [{"id": "t2", "text": BASE + "!", "split": "test", "priority": 1}]
+    path = tmp_path / "late.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = tmp_path / "dup.csv"
+    done = runner.invoke(app, ["run", str(path), "-t", "0.8", "-q", "--keep-by", spec, "--export", f"duplicates={out}"])
+    assert done.exit_code == 0, done.output
+    assert duplicates(out) == {"t1": "t2"}
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows[:6]))  # no line holds it: refused
+    done = runner.invoke(app, ["run", str(path), "-q", "--keep-by", spec, "--export", f"duplicates={out}"])
+    assert done.exit_code == 1 and f"no --keep-by column {spec.split('=')[0]!r}" in done.stderr
+
+
+def test_a_latin1_cell_of_a_csv_keep_by_column_is_read_as_its_row_is(tmp_path):
+    """A CSV's cells that are not UTF-8 are read as Latin-1 (as its texts are); the --keep-by column
+    was cast to UTF-8 text and raised "Invalid UTF8 payload", a traceback."""
+    path = tmp_path / "latin1.csv"
+    rows = [b"id,text,split", f'a,"{BASE}",train'.encode(), f'b,"{BASE}!",r\xe9serve'.encode("latin-1")]
+    path.write_bytes(b"\n".join(rows) + b"\n")
+    out = tmp_path / "dup.csv"
+    options = ["-t", "0.8", "-q", "--export", f"duplicates={out}"]
+    done = runner.invoke(app, ["run", str(path), *options, "--keep-by", "split=réserve,train"])
+    assert done.exit_code == 0, done.output
+    assert duplicates(out) == {"a": "b"}
+    done = runner.invoke(app, ["run", str(path), *options, "--keep-by", "split"])  # text, not numbers: one line
+    assert done.exit_code == 1 and "holds text, not numbers" in done.stderr

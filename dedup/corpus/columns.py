@@ -59,7 +59,16 @@ def read_arrow(
         id_values = list(range(rows_before + 1, rows_before + table.num_rows + 1))
     if prefix is not None:
         id_values = [f"{prefix}:{doc_id}" for doc_id in id_values]
-    keys = corpus.keep_by.keys(table.column(key_name), path) if corpus.keep_by is not None else None
+    keys = None
+    if corpus.keep_by is not None and key_name is not None:
+        cells = table.column(key_name)
+        if pa.types.is_binary(cells.type) or pa.types.is_large_binary(cells.type):  # a CSV's cells, or bytes
+            # as the text of its row is read: a CSV's cell as UTF-8, else Latin-1; other bytes as UTF-8
+            role = "--keep-by"
+            cells = (
+                decoded_cells(cells, path, role, key_name)[0] if latin1 else decoded_column(cells, path, role, key_name)
+            )
+        keys = corpus.keep_by.keys(cells, path)
     if texts.null_count:
         present = texts.is_valid()
         kept = present.to_pylist()

@@ -117,6 +117,7 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
     line lacks them, as reading the file whole gives."""
     seen: dict[str, None] = {}  # the columns of the parts so far, in order
     kinds: dict[str, str] = {}  # the JSON type of the id and text values so far
+    key_name = corpus.keep_by.column if corpus.keep_by is not None else None
     rows = 0
     for table in table_parts(path):
         if table.num_rows == 0:
@@ -127,6 +128,8 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
                 _check_json_kind(table.column(name), path, name, kinds, rows)
             elif name in seen or name == text_column:
                 table = table.append_column(name, pa.nulls(table.num_rows))
+        if key_name is not None and key_name not in names:  # a NULL key, as the file read whole has it
+            table = table.append_column(key_name, pa.nulls(table.num_rows))
         if id_column is None and "id" in names and rows and "id" not in seen:
             raise InputError(f"{path}: id column 'id' is missing from the first {rows:,} lines (NULL ids)")
         seen.update(dict.fromkeys(names))
@@ -135,6 +138,8 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
         rows += table.num_rows
     if rows and text_column not in seen:
         raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, seen)) or 'none'}")
+    if rows and key_name is not None and key_name not in seen:
+        raise InputError(f"{path}: no --keep-by column {key_name!r}; columns are {', '.join(map(repr, seen))}")
 
 
 def check_json_lines(path: Path, id_column: str | None, text_column: str, shown: str) -> None:
