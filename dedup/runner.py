@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from .engines import Engine
-from .errors import DedupError
+from .errors import DedupError, EngineError
 from .records import Checkpoints, table_rows
 from .reports import Progress, StageReport
 from .settings import Sketch
@@ -303,8 +303,13 @@ def staging(engine: Engine) -> Iterator[None]:
     engine.execute(query("staging_enter", dialect=engine.dialect))
     try:
         yield
-    finally:
-        engine.execute(query("staging_leave", dialect=engine.dialect))
+    except BaseException:
+        # a failed statement aborted the transaction: leaving the schema fails too ("transaction is
+        # aborted") and hid the failure (a full disk); the rollback that follows undoes the staging
+        with suppress(EngineError):
+            engine.execute(query("staging_leave", dialect=engine.dialect))
+        raise
+    engine.execute(query("staging_leave", dialect=engine.dialect))
 
 
 def run_staged(

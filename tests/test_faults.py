@@ -349,3 +349,30 @@ def test_index_add_makes_a_later_run_recompute(tmp_path):
     again = run("run", str(folder), "--db", str(db), "--format", "csv", "--replace")
     assert "reused" not in stage_seconds(again.stderr).values()
     assert again.stdout == first.stdout
+
+
+def test_add_on_a_full_disk_says_so_and_the_index_is_unchanged(tmp_path, full_disk):
+    """`dedup add` on a full disk said "TransactionContext Error: Current transaction is aborted
+    (please ROLLBACK)": leaving its staging schema failed after the write that filled the disk, and
+    hid it. It says the disk is full, and the index answers as before."""
+    import json
+    import random
+
+    subprocess.run(["mount", "-o", "remount,size=4M", str(full_disk)], check=True)
+    db = full_disk / "index.duckdb"
+    write_folder(tmp_path / "corpus", planted_corpus(10, 1, seed=4))
+    code, _, err = finish(dedup("run", str(tmp_path / "corpus"), "--db", str(db), "-q"))
+    assert code == 0, err
+    before = finish(dedup("export", str(db), "--what", "survivors", "-o", str(tmp_path / "before.csv")))
+    assert before[0] == 0, before[2]
+    rng = random.Random(1)
+    many = tmp_path / "many.jsonl"
+    with many.open("w") as file:
+        for i in range(20_000):
+            file.write(json.dumps({"id": f"x{i}", "text": " ".join(str(rng.random()) for _ in range(40))}) + "\n")
+    code, _, err = finish(dedup("add", str(db), str(many)))
+    assert code == 1 and len(err.splitlines()) == 1, err
+    assert err.startswith("Error: the disk is full: ") and str(db) in err, err
+    code, _, err = finish(dedup("export", str(db), "--what", "survivors", "-o", str(tmp_path / "after.csv")))
+    assert code == 0, err
+    assert (tmp_path / "after.csv").read_bytes() == (tmp_path / "before.csv").read_bytes()
