@@ -117,7 +117,7 @@ def execute(
             summary.copy_groups, summary.copies, summary.distinct_texts = engine.fetch_rows(plan.query("exact_copies"))[
                 0
             ]
-            summary.notes = loaded.notes + few_words_note(settings, summary)
+            summary.notes = loaded.notes + few_words_note(settings, summary) + keep_by_note(engine, settings)
             if settings.method == Method.lsh:  # free: one pass over the verified candidates
                 summary.expected_missed = expected_missed(engine, settings)
             seconds = {s.name: round(s.seconds, 4) for s in summary.stages}
@@ -212,6 +212,23 @@ def few_words_note(settings: Settings, summary: Summary) -> list[str]:
         f"the documents have {average:.1f} word shingles each on average: short texts, or text written "
         "without spaces between words (Chinese, Japanese, Thai), have few words to shingle; "
         "--shingle-type char compares their characters"
+    ]
+
+
+def keep_by_note(engine: Engine, settings: Settings) -> list[str]:
+    """A note naming the values of --keep-by COLUMN=A,B,... that no row holds: a typo (tset for
+    test) ranks the rows meant for it after every value listed, the reverse of the intent."""
+    keep_by = settings.reading.keep_by_column
+    if keep_by is None or keep_by.values is None:
+        return []
+    held = {row[0] for row in engine.fetch_rows(query("document_keys_places", dialect=engine.dialect))}
+    missing = [value for place, value in enumerate(keep_by.values) if place not in held]
+    if not missing:
+        return []
+    shown = ", ".join(repr(value) for value in missing)
+    return [
+        f"--keep-by {keep_by}: no row's {keep_by.column!r} is {shown}; rows of any value not listed are walked "
+        "after those listed (a misspelt value is such a value)"
     ]
 
 

@@ -217,3 +217,23 @@ def test_add_turns_round_the_pairs_an_earlier_add_stored_in_id_order(tmp_path):
     assert rows(db, "select count(*) from pairs where doc_id_a > doc_id_b") == [(1,)]
     invoke("add", db, write_jsonl(tmp_path / "new.jsonl", {"e": "nothing like the others"}), "-q")
     assert rows(db, "select doc_id_a, doc_id_b, id_a, id_b from pairs") == [(1, 2, "c", "d")]
+
+
+def test_remove_takes_quiet_as_add_does(tmp_path):
+    db = make_index(tmp_path, planted_corpus(5, 1, seed=3))
+    done = CliRunner().invoke(app, ["remove", str(db), "d0000", "-q"])
+    assert done.exit_code == 0 and done.stderr == "", done.output
+    done = CliRunner().invoke(app, ["remove", str(db), "d0001"])
+    assert done.exit_code == 0 and done.stderr == "removed 1 document\n"
+
+
+def test_a_database_given_as_documents_is_refused_in_one_line(tmp_path):
+    """`dedup add DB other.duckdb` said "added 0 documents" and `dedup run x.duckdb` found no pairs,
+    both exit 0: the database was read as one binary file and skipped."""
+    db = make_index(tmp_path, planted_corpus(5, 1, seed=3))
+    other = make_index(tmp_path, planted_corpus(4, 1, seed=4), "other")
+    message = f"Error: input {other} is a DuckDB database, not documents: an index is given as DB "
+    for command in (["add", str(db), str(other)], ["run", str(other)]):
+        done = CliRunner().invoke(app, command)
+        assert done.exit_code == 2 and done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.output
+    assert rows(db, "select count(*) from documents") == [(10,)]

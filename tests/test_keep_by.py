@@ -242,3 +242,21 @@ def test_a_latin1_cell_of_a_csv_keep_by_column_is_read_as_its_row_is(tmp_path):
     assert duplicates(out) == {"a": "b"}
     done = runner.invoke(app, ["run", str(path), *options, "--keep-by", "split"])  # text, not numbers: one line
     assert done.exit_code == 1 and "holds text, not numbers" in done.stderr
+
+
+def test_a_listed_value_no_row_holds_is_named_and_a_second_keep_by_is_refused(tmp_path):
+    """`--keep-by split=tset,train` (a typo): test rows were walked after train rows and dropped for
+    them, silently. The summary names the value no row holds. A second --keep-by replaced the first,
+    silently: it is refused."""
+    path = reviews(tmp_path, ".parquet")
+    done = runner.invoke(app, ["run", str(path), "-t", "0.8", "--keep-by", "split=tset,holdout,train"])
+    assert done.exit_code == 0, done.output
+    assert "note: --keep-by split=tset,holdout,train: no row's 'split' is 'tset', 'holdout'" in done.stderr
+    done = runner.invoke(app, ["run", str(path), "-t", "0.8", "--keep-by", "split=test,train"])
+    assert done.exit_code == 0 and "no row's" not in done.stderr
+    done = runner.invoke(app, ["run", str(path), "--keep-by", "split=test,train", "--keep-by", "priority"])
+    assert done.exit_code == 2
+    assert done.stderr == (
+        "Error: --keep-by split=test,train --keep-by priority: give --keep-by once "
+        "(one column orders the survivors before --keep)\n"
+    )

@@ -271,6 +271,7 @@ def remove(
         Optional[Keep], typer.Option(help="Survivor order of the clusters (default: the one they were built by).")
     ] = None,
     resolve: ResolveOption = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")] = False,
     memory_limit: MemoryLimit = None,
 ) -> None:
     """Remove documents (and their pairs) from an index.
@@ -296,7 +297,8 @@ def remove(
             removed = remove_documents(con, ids, keep=keep, resolve=resolve)
     except DedupError as error:
         fail(error)
-    stderr.print(f"removed {counted(removed, 'document')}", markup=False)
+    if not quiet:
+        stderr.print(f"removed {counted(removed, 'document')}", markup=False)
 
 
 @app.command("list")

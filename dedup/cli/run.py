@@ -146,7 +146,7 @@ def run(
         ),
     ] = None,
     keep_by: Annotated[
-        Optional[str],
+        Optional[list[str]],
         typer.Option(
             metavar="COLUMN[=A,B,...|:desc]",
             help="Prefer as survivors by a column of a table input, before --keep: split=test,train keeps test "
@@ -199,6 +199,10 @@ def run(
     """
     given = dict(locals())  # the options by their Settings field names, but for those of the printing:
     del given["output_format"], given["show_skipped"], given["quiet"]
+    if keep_by is not None and len(keep_by) > 1:  # one column orders the survivors: a second replaced the first
+        shown = " ".join(f"--keep-by {spec}" for spec in keep_by)
+        fail(UsageError(f"{shown}: give --keep-by once (one column orders the survivors before --keep)"))
+    given["keep_by"] = keep_by[0] if keep_by else None
     try:  # a Ctrl-C that lands while the modules load is an interruption like any other
         from ..interrupts import interrupt_on_sigint
         from ..options import run_options

@@ -28,7 +28,7 @@ from ..errors import UsageError
 from ..formats import OUTPUT_FORMATS, PARQUET, Format, SparkReader, is_delimited, separator, spark_reader
 from ..keep_by import KeepBy
 from ..names import check_not_a_loop
-from ..output import format_for
+from ..output import format_for, is_duckdb_database
 from ..settings import Reading
 from .collected import Corpus
 from .columns import read_arrow
@@ -71,6 +71,11 @@ class Input:
         if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
             what = "socket" if stat.S_ISSOCK(mode) else "device"
             raise UsageError(f"input {path} is a {what}, not a file or folder: give files, folders, tables or -")
+        if is_duckdb_database(path):  # read as one binary document: skipped, and a run of nothing said ok
+            raise UsageError(
+                f"input {path} is a DuckDB database, not documents: an index is given as DB "
+                "(dedup add DB INPUT..., dedup sql DB) or as --db"
+            )
 
     def check_keep_by(self, keep_by: KeepBy) -> None:
         """--keep-by reads a column: refused on an input that has none."""
