@@ -241,3 +241,16 @@ def test_a_full_database_disk_says_so_and_does_not_blame_the_temp_dir(full_disk:
     assert code == 1, err
     one_line_error(err)
     assert "the disk is full" in err and "--temp-dir" not in err
+
+
+@pytest.mark.parametrize("delay", [0.5, 1.5])
+def test_sigterm_during_audit_is_143_as_for_run_and_add(index_to_change, delay) -> None:
+    """SIGTERM during `dedup audit` exited 130 (the engine's interruption, read as a Ctrl-C)."""
+    db, _ = index_to_change
+    process = dedup("audit", db, "--sample", "30000")
+    time.sleep(delay)
+    process.send_signal(signal.SIGTERM)
+    code, _, err = finish(process)
+    assert code == 143, err
+    one_line_error(err)
+    assert "terminated" in err

@@ -8,7 +8,7 @@ import typer
 from ..choices import AuditFormat
 from ..errors import DedupError
 from ..settings import Limits
-from .common import Db, MemoryLimit, command_group, fail, writing_stdout
+from .common import Db, MemoryLimit, command_group, fail, stoppable, writing_stdout
 
 app = command_group()
 
@@ -31,8 +31,12 @@ def audit(
     from ..index.audit import audit as measure
     from ..index.documents import index_settings, open_index
 
-    try:
-        with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
+    try:  # a SIGTERM ends it as it ends run and add: exit 143 (it was 130, the engine's interruption)
+        with (
+            stoppable("interrupted") as attach,
+            open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con,
+        ):
+            attach(con)
             measured = measure(con, index_settings(con).sketch, sample, seed)
     except DedupError as error:
         fail(error)

@@ -96,9 +96,10 @@ def fail(error: DedupError) -> NoReturn:
 
 
 @contextmanager
-def stoppable() -> Iterator[Callable[["Engine"], None]]:
-    """A command that changes a database: Ctrl-C (or SIGTERM) interrupts its engine (attach it) and
-    ends it with exit 130 (143) and one line saying the database is unchanged."""
+def stoppable(said: str | None = None) -> Iterator[Callable[["Engine"], None]]:
+    """Ctrl-C (or SIGTERM) interrupts the command's engine (attach it) and ends it with exit 130
+    (128 + the signal's number: 143 for SIGTERM) and one line: `said`, by default (a command that
+    changes a database) that the database is unchanged."""
     from ..index.documents import UNCHANGED
     from ..interrupts import interrupt_on_sigint
 
@@ -106,7 +107,7 @@ def stoppable() -> Iterator[Callable[["Engine"], None]]:
         with interrupt_on_sigint() as attach:
             yield attach
     except KeyboardInterrupt:
-        fail(Interrupted(UNCHANGED))
+        fail(Interrupted(said or UNCHANGED))
 
 
 @contextmanager
