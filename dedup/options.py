@@ -14,7 +14,14 @@ from .errors import UsageError
 from .formats import EXPORT_FORMATS
 from .index.export import export_format
 from .names import check_not_a_loop
-from .output import check_kept_outside, check_not_an_input, check_outside_work_dir, check_targets, check_writable
+from .output import (
+    check_file_target,
+    check_kept_outside,
+    check_not_an_input,
+    check_outside_work_dir,
+    check_targets,
+    check_writable,
+)
 from .settings import Settings
 
 
@@ -35,8 +42,13 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
     if not kind.reads_paths and not in_memory:  # an engine that reads paths checks them as it reads them
         id_column, text_column = given.get("id_column"), given.get("text_column")
         check_column_options(settings.inputs, settings.lines, id_column, text_column, settings.delimiter)
+    if settings.output is not None and settings.output_kind is None:  # no suffix dedup knows, no --format
+        try:
+            check_writable(settings.output)
+        except UsageError as error:
+            raise UsageError(f"{error}, or give --format csv or jsonl") from None
     if settings.output is not None:
-        check_writable(settings.output)
+        check_file_target(settings.output)
     for what, path in settings.exports:
         check_writable(path, EXPORT_FORMATS, "export")
         export_format(path, what)

@@ -226,10 +226,11 @@ Rows: TypeAlias = "pa.Table | pa.RecordBatchReader"
 PARQUET_ROW_GROUP = 1_048_576
 
 
-def write_table(rows: Rows, path: Path) -> None:
-    """The rows to `path` in the format its extension names, replacing it only once complete."""
+def write_table(rows: Rows, path: Path, kind: str | None = None) -> None:
+    """The rows to `path` in the format `kind`, by default the one its extension names, replacing it
+    only once complete."""
     with replacing(path) as target:
-        write_rows(rows, target, format_for(path))
+        write_rows(rows, target, kind or format_for(path))
 
 
 def write_rows(rows: Rows, path: Path, kind: str | None = None) -> None:

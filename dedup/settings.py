@@ -215,6 +215,8 @@ class Settings:
     work_dir: str | None = None  # where Spark writes the stage tables (None: a temporary folder, local masters only)
     # what the run writes besides its database
     output: Path | None = None  # --output: the pairs to this file (None: returned, or printed)
+    # the --output file's format when its name has no suffix dedup knows (-o /dev/null --format csv)
+    output_format: str | None = None
     pairs: PairsListed = PairsListed.all  # which pairs are listed (output, stdout, the returned table)
     keep: Keep | None = None  # the survivors' order given (None: not given; clusters then prefer the first)
     resolve: Resolve | None = None  # which documents survive (None: not given; verified)
@@ -338,6 +340,16 @@ class Settings:
     @property
     def keep_by_column(self) -> KeepBy | None:
         return self.reading.keep_by_column
+
+    @property
+    def output_kind(self) -> str | None:
+        """The format the --output file is written in: the one its suffix names, else output_format
+        (None: neither; refused by dedup.options)."""
+        from .formats import OUTPUT_FORMATS
+
+        if self.output is None:
+            return None
+        return OUTPUT_FORMATS.get(self.output.suffix.lower(), self.output_format)
 
     @property
     def files_read(self) -> tuple[Path, ...]:

@@ -5,11 +5,13 @@ symlinks are one-line errors or work, never tracebacks."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import duckdb
 import pytest
+from conftest import REPO
 from typer.testing import CliRunner
 
 import dedup
@@ -426,3 +428,19 @@ def test_an_output_in_a_folder_that_cannot_be_written_is_refused_before_the_run(
     assert result.exit_code == 2, result.output
     assert "its folder /sys is not writable" in result.stderr and ".dedup-part" not in result.stderr
     assert "finished" not in result.stderr  # refused before any stage ran
+
+
+def test_an_output_named_without_a_known_suffix_takes_format(tmp_path):
+    """`-o /dev/null` was "cannot tell the output format": a name without a suffix dedup knows is
+    written in --format (csv or jsonl), and refused in one line without it; a known suffix wins."""
+    clough = str(REPO / "data" / "clough")
+    done = runner.invoke(app, ["run", clough, "-q", "-o", "/dev/null", "--format", "csv"])
+    assert done.exit_code == 0, done.output
+    named = tmp_path / "pairs.out"
+    done = runner.invoke(app, ["run", clough, "-q", "-o", str(named), "--format", "jsonl"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(named.read_text().splitlines()[0])["id_a"] == "g0pE_taska.txt"
+    done = runner.invoke(app, ["run", clough, "-q", "-o", str(tmp_path / "p.csv"), "--format", "jsonl"])
+    assert done.exit_code == 0 and (tmp_path / "p.csv").read_text().startswith("id_a,id_b,jaccard,estimate\n")
+    done = runner.invoke(app, ["run", clough, "-q", "-o", str(named)])
+    assert done.exit_code == 2 and done.stderr.endswith(", or give --format csv or jsonl\n"), done.output

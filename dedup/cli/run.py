@@ -198,11 +198,12 @@ def run(
     Example: dedup run data/clough --threshold 0.7 --shingle-type word -k 5
     """
     given = dict(locals())  # the options by their Settings field names, but for those of the printing:
-    del given["output_format"], given["show_skipped"], given["quiet"]
+    del given["show_skipped"], given["quiet"]
     if keep_by is not None and len(keep_by) > 1:  # one column orders the survivors: a second replaced the first
         shown = " ".join(f"--keep-by {spec}" for spec in keep_by)
         fail(UsageError(f"{shown}: give --keep-by once (one column orders the survivors before --keep)"))
     given["keep_by"] = keep_by[0] if keep_by else None
+    given["output_format"] = None if output_format == TableFormat.table else output_format.value
     try:  # a Ctrl-C that lands while the modules load is an interruption like any other
         from ..interrupts import interrupt_on_sigint
         from ..options import run_options
@@ -213,7 +214,7 @@ def run(
         settings = run_options(**given)
         output = settings.output
         if output is not None:
-            pairs_to = partial(write_table, path=output)
+            pairs_to = partial(write_table, path=output, kind=settings.output_kind)  # by its suffix, else --format
         else:
             pairs_to = partial(print_table, output_format=output_format, more_follows=True)
         with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
