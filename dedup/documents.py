@@ -46,7 +46,12 @@ def as_table(
     if isinstance(documents, pa.Table):
         return _columns(documents, id_column, text_column, keep_by)
     if hasattr(documents, "__arrow_c_stream__"):
-        return _columns(pa.table(documents), id_column, text_column, keep_by)
+        try:
+            table = pa.table(documents)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as error:  # a pandas object column of mixed types
+            problem = ", ".join(str(part) for part in error.args) if error.args else str(error)
+            raise UsageError(f"cannot read the data frame as a table ({problem}): give each column one type") from None
+        return _columns(table, id_column, text_column, keep_by)
     if isinstance(documents, Mapping):  # iterated, a dict gives its keys: they would be the texts
         documents = list(documents.items())
     if isinstance(documents, Set):  # the ids 1, 2, ... would follow an order that changes between processes

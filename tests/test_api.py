@@ -12,6 +12,7 @@ from conftest import REPO
 import dedup
 import dedup.api
 import dedup.cleanup
+from dedup.errors import UsageError
 
 TEXTS = [
     "the quick brown fox jumps over the lazy dog by the river",
@@ -260,3 +261,17 @@ def test_two_changes_at_once_say_the_index_is_in_use(tmp_path):
             break
     assert errors and all(e.startswith("the index is in use: another change to it is under way") for e in errors)
     assert index.documents().num_rows == 200 + 50 * added
+
+
+def test_a_data_frame_column_of_mixed_types_is_one_line(tmp_path):
+    """A pandas object column of strings and integers (as keep_by, or as ids) raised pandas' own
+    ArrowTypeError through dedup.run."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"id": ["a", "b", "c"], "text": ["x y z w"] * 3, "split": ["train", 1, None]})
+    with pytest.raises(UsageError, match=r"^cannot read the data frame as a table \(.*column split.*one type$"):
+        dedup.run(documents=frame, keep_by="split=train")
+    frame = pd.DataFrame({"id": ["a", "b", 3], "text": ["x y z w"] * 3})
+    with pytest.raises(UsageError, match="column id"):
+        dedup.run(documents=frame)
+    assert dedup.run(documents=frame.astype({"id": str})).num_rows == 3  # one type: read
