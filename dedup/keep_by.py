@@ -9,13 +9,14 @@ Each document's key is a number (the value's place in the list, or the cell's nu
 :desc), kept in the index's `document_keys` table by position; the survivor rules order by it,
 then by --keep, then by input position (sql/queries/clusters/survivor_ranks.sql). A cell is
 compared as its text: a string as it is, an integer or a boolean as Arrow and Spark write it
-(`12`, `true`). An empty cell of text holds no number, as NULL. Numbers are read as 64-bit floats
-(integers past 2^53 round). Kept free of heavy imports: the CLI parses the option before anything
-is read.
+(`12`, `true`). An empty cell of text holds no number, as NULL. Numbers order exactly: a key is a
+float and a low part (split_keys), so integers past 2^53 (nanosecond times, snowflake ids) do not
+round into ties. Kept free of heavy imports: the CLI parses the option before anything is read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import InputError, UsageError
@@ -52,8 +53,8 @@ class KeepBy(NamedTuple):
             return f"{self.column}={','.join(self.values)}"
         return self.column + (DESCENDING if self.descending else "")
 
-    def keys(self, column: pa.ChunkedArray, path: str) -> pa.Array:
-        """Each cell's key (float64, NULL for none): see the module."""
+    def keys(self, column: pa.ChunkedArray, path: str) -> tuple[pa.Array, pa.Array]:
+        """Each cell's key and low part (float64 and int64, NULL for none): see the module."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -71,7 +72,8 @@ class KeepBy(NamedTuple):
                 )
             cells = column.cast(pa.string())
             places = pc.index_in(cells, value_set=pa.array(self.values, pa.string()))
-            return pc.fill_null(places, len(self.values)).cast(pa.float64()).combine_chunks()
+            key = pc.fill_null(places, len(self.values)).cast(pa.float64()).combine_chunks()
+            return key, pa.array([0] * len(key), pa.int64())
         if pa.types.is_binary(kind) or pa.types.is_string(kind) or pa.types.is_large_string(kind):
             cells = column.cast(pa.string())
             cells = pc.if_else(pc.equal(cells, ""), None, cells)  # an empty CSV cell holds no number
@@ -82,16 +84,74 @@ class KeepBy(NamedTuple):
                     f"{path}: --keep-by column {self.column!r} holds text, not numbers: give the order of its "
                     f"values, e.g. --keep-by {self.column}=test,train"
                 ) from None
-        elif pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind):
-            numbers = column.cast(pa.float64())
-        else:
-            raise InputError(
-                f"{path}: --keep-by column {self.column!r} has type {kind}; it orders numbers, or the values "
-                f"given (--keep-by {self.column}=A,B,...)"
-            )
-        numbers = pc.if_else(pc.is_nan(numbers), None, numbers)
-        # 0 - x, not -x: no -0.0, which a sort may order before 0.0
-        return (pc.subtract(0.0, numbers) if self.descending else numbers).combine_chunks()
+            return split_keys(numbers.combine_chunks(), self.descending, _exact_text(cells.combine_chunks()))
+        if pa.types.is_integer(kind) or pa.types.is_boolean(kind):
+            whole = column.combine_chunks()
+            return split_keys(whole.cast(pa.float64(), safe=False), self.descending, whole.to_pylist)
+        if pa.types.is_floating(kind):
+            return split_keys(column.cast(pa.float64()).combine_chunks(), self.descending)
+        raise InputError(
+            f"{path}: --keep-by column {self.column!r} has type {kind}; it orders numbers, or the values "
+            f"given (--keep-by {self.column}=A,B,...)"
+        )
+
+
+def split_keys(
+    numbers: pa.Array, descending: bool = False, exact: Callable[[], list[object]] | None = None
+) -> tuple[pa.Array, pa.Array]:
+    """Numbers (float64, as parsed or cast; `exact()`: the same values exact, Python ints where
+    they are integers) as (key, low) pairs that order exactly as the numbers do: a number under
+    2^53 in magnitude is its float and 0; a larger integer (a float that large is one) is its value
+    rounded down to a multiple of 2048, a float exactly, and the 11 bits below (nanosecond times and
+    snowflake ids keep their order; as floats, neighbours tied). NaN is none. :desc negates both
+    (0 - x: no -0.0, which a sort may order before 0.0)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    numbers = pc.if_else(pc.is_nan(numbers), None, numbers)
+    big = pc.greater_equal(pc.abs(numbers), float(BIG))
+    if not pc.any(big).as_py():  # every key is a float: no low part
+        keys, lows = numbers, pc.if_else(pc.is_valid(numbers), 0, None).cast(pa.int64())
+    else:
+        values = exact() if exact is not None else numbers.to_pylist()
+        key_list: list[float | None] = numbers.to_pylist()
+        low_list: list[int | None] = [None if v is None else 0 for v in key_list]
+        for i in pc.indices_nonzero(pc.fill_null(big, False)).to_pylist():
+            value = values[i]
+            if value in (float("inf"), float("-inf")):
+                continue
+            whole = int(value)  # type: ignore[call-overload]
+            low = whole & LOW_MASK
+            key_list[i], low_list[i] = float(whole - low), low
+        keys, lows = pa.array(key_list, pa.float64()), pa.array(low_list, pa.int64())
+    if descending:
+        return pc.subtract(0.0, keys), pc.subtract(0, lows)
+    return keys, lows
+
+
+def _exact_text(cells: pa.Array) -> Callable[[], list[object]]:
+    """The exact numbers of text cells, for split_keys: a Python int where the text is a plain
+    integer (digits, maybe after -) below 2^64 in magnitude, else its float; the Spark engine reads
+    them alike (dedup.engines.spark.read._keys)."""
+
+    def exact() -> list[object]:
+        import re
+
+        plain = re.compile(r"-?[0-9]+")
+        values: list[object] = []
+        for text in cells.to_pylist():
+            if text is None or not plain.fullmatch(text) or abs(int(text)) >= 2**64:
+                values.append(None if text is None else float(text))
+            else:
+                values.append(int(text))
+        return values
+
+    return exact
+
+
+# Integers from this magnitude up have a low part (the last 11 bits); 2^53 is where floats skip.
+BIG = 2**53
+LOW_MASK = 2047
 
 
 def _whole(kind: pa.DataType) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
+from fractions import Fraction
 
 import duckdb
 import pyarrow as pa
@@ -26,7 +27,7 @@ from dedup.cli import app
 from dedup.engines.duckdb import DuckDBEngine
 from dedup.errors import UsageError
 from dedup.index.clusters import build_clusters
-from dedup.keep_by import KeepBy
+from dedup.keep_by import KeepBy, split_keys
 
 runner = CliRunner()
 BASE = "the quick brown fox jumps over the lazy dog, then runs into the forest and out again. " * 3
@@ -35,25 +36,34 @@ BASE = "the quick brown fox jumps over the lazy dog, then runs into the forest a
 @given(graph=graphs(), keep=st.sampled_from(list(Keep)), data=st.data())
 def test_survivors_walk_the_keys_first_then_the_keep_order(tmp_path_factory, graph, keep, data):
     texts, positions, group_edges = graph
-    keys = data.draw(st.lists(st.sampled_from([None, 0.0, 1.0, 2.5]), min_size=len(texts), max_size=len(texts)))
+    # integers past 2^53 that a float ties (2^60 + 1 is 2^60 as a float): ordered exactly by their low part
+    numbers = [None, 0.0, 1.0, 2.5, 2**60, 2**60 + 1, 2**60 + 2047, 2**60 + 2048, -(2**60) - 1, -(2**60), 2.0**62]
+    keys = data.draw(st.lists(st.sampled_from(numbers), min_size=len(texts), max_size=len(texts)))
+    descending = data.draw(st.booleans())
+    key, low = split_keys(
+        pa.array([None if k is None else float(k) for k in keys], pa.float64()), descending, lambda: keys
+    )
     con = duckdb.connect(str(tmp_path_factory.mktemp("keys") / "graph.duckdb"))
     pairs = graph_tables(con, texts, positions, group_edges)
-    con.register(
-        "hand_keys", pa.table({"position": pa.array(positions, pa.int64()), "key": pa.array(keys, pa.float64())})
-    )
+    con.register("hand_keys", pa.table({"position": pa.array(positions, pa.int64()), "key": key, "key_low": low}))
     con.execute("create table document_keys as select * from hand_keys")
     build_clusters(DuckDBEngine(con), keep, Resolve.verified, "k")
     got = survivors(con)
     con.close()
     by_keep = walk_order(keep, texts, positions)  # stable: ties in the key keep the --keep order
-    order = sorted(by_keep, key=lambda d: (keys[int(d[1:]) - 1] is None, keys[int(d[1:]) - 1] or 0.0))
+    sign = -1 if descending else 1
+    exact = [None if k is None else sign * Fraction(k) for k in keys]
+    order = sorted(by_keep, key=lambda d: (exact[int(d[1:]) - 1] is None, exact[int(d[1:]) - 1] or 0))
     assert got == greedy_survivors(order, pairs)
 
 
 def test_the_components_rule_keeps_the_first_by_key(tmp_path):
     con = duckdb.connect(str(tmp_path / "graph.duckdb"))
     graph_tables(con, ["a", "b", "c"], [0, 1, 2], {(1, 2): 0.8, (2, 3): 0.8})
-    con.execute("create table document_keys as select * from (values (0, 2.0), (1, null), (2, 1.0)) t(position, key)")
+    con.execute(
+        "create table document_keys as select * from (values (0, 2.0, 0), (1, null, null), (2, 1.0, 0)) "
+        "t(position, key, key_low)"
+    )
     build_clusters(DuckDBEngine(con), Keep.first, Resolve.components, "k")
     assert {doc for doc, (kept, _) in survivors(con).items() if kept == doc} == {"d3"}
 
@@ -197,15 +207,57 @@ def test_adding_a_folder_to_an_index_kept_by_a_column_names_the_rule(tmp_path):
 
 
 def test_keys_by_the_column_type():
-    keys = KeepBy.parse("s=b,a").keys(pa.chunked_array([["a", "b", None, "c"]]), "t")
-    assert keys.to_pylist() == [1.0, 0.0, 2.0, 2.0]
-    keys = KeepBy.parse("n:desc").keys(pa.chunked_array([[1, None, 0]]), "t")
-    assert keys.to_pylist() == [-1.0, None, 0.0] and str(keys[2]) == "0.0"  # 0 - 0 is +0.0, not -0.0
-    assert KeepBy.parse("f").keys(pa.chunked_array([[1.5, float("nan")]]), "t").to_pylist() == [1.5, None]
-    assert KeepBy.parse("b=true").keys(pa.chunked_array([[True, False]]), "t").to_pylist() == [0.0, 1.0]
+    def keyed(spec: str, values: list, kind: pa.DataType | None = None) -> list[tuple]:
+        key, low = KeepBy.parse(spec).keys(pa.chunked_array([pa.array(values, kind)]), "t")
+        return list(zip(key.to_pylist(), low.to_pylist(), strict=True))
+
+    assert keyed("s=b,a", ["a", "b", None, "c"]) == [(1.0, 0), (0.0, 0), (2.0, 0), (2.0, 0)]
+    assert keyed("n:desc", [1, None, 0]) == [(-1.0, 0), (None, None), (0.0, 0)]
+    key, _ = KeepBy.parse("n:desc").keys(pa.chunked_array([[0]]), "t")
+    assert str(key[0]) == "0.0"  # 0 - 0 is +0.0, not -0.0
+    assert keyed("f", [1.5, float("nan")]) == [(1.5, 0), (None, None)]
+    assert keyed("b=true", [True, False]) == [(0.0, 0), (1.0, 0)]
+    # integers past 2^53 (nanosecond times, snowflake ids) raised "Integer value ... not in range";
+    # as floats they would tie: the key is the value rounded down to a multiple of 2048, and the rest
+    big = 1_700_000_000_123_456_789
+    assert keyed("n", [big, big + 1, -big]) == [
+        (float(big - big % 2048), big % 2048),
+        (float(big - big % 2048), big % 2048 + 1),
+        (float(-big - (-big) % 2048), (-big) % 2048),
+    ]
+    assert keyed("n", [2**64 - 1], pa.uint64()) == [(float(2**64 - 2048), 2047)]
+    assert keyed("t", [str(big), "", "1.5"]) == [(float(big - big % 2048), big % 2048), (None, None), (1.5, 0)]
+    assert keyed("n:desc", [big]) == [(-float(big - big % 2048), -(big % 2048))]
     assert str(KeepBy.parse("q:asc")) == "q" and str(KeepBy.parse("q:desc")) == "q:desc"
     with pytest.raises(UsageError):
         KeepBy.parse("s=")
+
+
+def times(tmp_path, suffix: str):
+    """Three copies keyed by nanosecond times one apart (t), past 2^53: as floats they tie."""
+    t = 1_700_000_000_123_456_789
+    rows = [("old", BASE, t), ("mid", BASE, t + 1), ("new", BASE, t + 2)]
+    path = tmp_path / f"times{suffix}"
+    if suffix == ".parquet":
+        pq.write_table(pa.table({name: [r[i] for r in rows] for i, name in enumerate(("id", "text", "t"))}), path)
+    elif suffix == ".csv":
+        path.write_text("id,text,t\n" + "".join(f'{r[0]},"{r[1]}",{r[2]}\n' for r in rows))
+    else:
+        path.write_text("".join(json.dumps({"id": r[0], "text": r[1], "t": r[2]}) + "\n" for r in rows))
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv", ".jsonl"])
+def test_big_integer_keys_order_exactly_end_to_end(tmp_path, suffix):
+    """--keep-by t:desc keeps the newest of three copies keyed by nanosecond times one apart: an
+    int64 column past 2^53 raised "Integer value ... not in range"; as floats they tied and --keep
+    first kept the oldest."""
+    out = tmp_path / "dup.csv"
+    done = runner.invoke(
+        app, ["run", str(times(tmp_path, suffix)), "-q", "--keep-by", "t:desc", "--export", f"duplicates={out}"]
+    )
+    assert done.exit_code == 0, done.output
+    assert duplicates(out) == {"old": "new", "mid": "new"}
 
 
 @pytest.mark.parametrize("spec", ["split=test,train", "priority"])
@@ -260,3 +312,21 @@ def test_a_listed_value_no_row_holds_is_named_and_a_second_keep_by_is_refused(tm
         "Error: --keep-by split=test,train --keep-by priority: give --keep-by once "
         "(one column orders the survivors before --keep)\n"
     )
+
+
+def test_an_index_kept_by_an_earlier_dedup_gets_its_low_parts_on_a_change(tmp_path):
+    """An index whose document_keys has no key_low (dedup before 2026-11-29) is given the column,
+    0 for its float keys, when a command opens it to change it; add then rebuilds its clusters."""
+    path = reviews(tmp_path, ".parquet")
+    db = tmp_path / "index.duckdb"
+    done = runner.invoke(app, ["run", str(path), "-t", "0.8", "-q", "--keep-by", "priority", "--db", str(db)])
+    assert done.exit_code == 0, done.output
+    with duckdb.connect(str(db)) as con:
+        con.execute("alter table document_keys drop column key_low")
+    more = tmp_path / "more.parquet"
+    pq.write_table(pa.table({"id": ["d7"], "text": [BASE + "more"], "split": ["train"], "priority": [0]}), more)
+    done = runner.invoke(app, ["add", str(db), str(more), "-q"])
+    assert done.exit_code == 0, done.output
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("select count(*), sum(key_low) from document_keys").fetchone() == (7, 0)
+        assert con.execute("select survivor from clusters where id = 'd1'").fetchone() == ("d7",)

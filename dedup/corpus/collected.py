@@ -46,7 +46,8 @@ class Corpus:
     written_latin1: int = 0  # documents written to the spool that were decoded as Latin-1
     held_bytes: int = 0  # of the texts held
     keep_by: KeepBy | None = None  # --keep-by: each document's key, from a column of its table
-    keys: list[pa.Array] = field(default_factory=list)  # the keys of the documents held, in order
+    # the keys of the documents held, in order: each part's keys and their low parts (dedup.keep_by.split_keys)
+    keys: list[tuple[pa.Array, pa.Array]] = field(default_factory=list)
 
     def add(self, doc_id: object, text: str, encoding: str = "utf-8") -> None:
         assert self.keep_by is None, "--keep-by reads tables only (dedup.corpus.read)"
@@ -61,14 +62,14 @@ class Corpus:
         ids: list[object],
         texts: pa.ChunkedArray,
         encodings: list[str] | None = None,
-        keys: pa.Array | None = None,
+        keys: tuple[pa.Array, pa.Array] | None = None,
     ) -> None:
         """A table's documents: `texts` UTF-8 strings (checked), no NULLs, one per id; each one's
         encoding if any was decoded as Latin-1 (see decoded_cells); with --keep-by, their keys."""
         self._write_out_if_full()
         self._flush()
         if self.keep_by is not None:
-            assert keys is not None and len(keys) == len(ids)
+            assert keys is not None and len(keys[0]) == len(ids)
             self.keys.append(keys)
         self.ids.extend(ids)
         self.encodings.extend(["utf-8"] * len(ids) if encodings is None else encodings)
@@ -144,7 +145,8 @@ class Corpus:
             "encoding": pa.array(self.encodings, pa.string()),
         }
         if self.keep_by is not None:
-            columns["key"] = pa.chunked_array(self.keys, pa.float64())
+            columns["key"] = pa.chunked_array([key for key, _ in self.keys], pa.float64())
+            columns["key_low"] = pa.chunked_array([low for _, low in self.keys], pa.int64())
         table = pa.table(columns)
         # Small record batches (zero-copy slices) let DuckDB normalize them on all threads: 2,000
         # book-length texts in one batch were normalized on one thread (1.4 s against 0.8 s).

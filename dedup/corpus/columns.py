@@ -77,7 +77,7 @@ def read_arrow(
         if encodings is not None:
             encodings = [encoding for encoding, k in zip(encodings, kept, strict=True) if k]
         if keys is not None:
-            keys = keys.filter(present.combine_chunks())
+            keys = (keys[0].filter(present.combine_chunks()), keys[1].filter(present.combine_chunks()))
         texts = texts.filter(present)
     corpus.add_texts(id_values, texts, encodings, keys)
 

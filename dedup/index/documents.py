@@ -39,6 +39,8 @@ def open_index(db: Path, read_only: bool = False, limits: Limits | None = None) 
         if missing:
             raise DedupError(f"{db} is not a dedup index: it has no {', '.join(missing)} table")
         check_finished(engine, db)  # a stopped run's tables mix two runs: no answer from them
+        if not read_only:  # the --keep-by keys of an earlier dedup, before a change rebuilds the clusters
+            engine.execute(query("document_keys_upgrade", dialect=engine.dialect))
         yield engine
     finally:
         engine.close()

@@ -124,7 +124,7 @@ def read_corpus(engine: Any, reading: Reading) -> tuple[bool, list[str]]:
         ids = F.col("source_row")
     else:
         ids = F.col("id")
-    keyed = [F.col("key")] if reading.keep_by is not None else []
+    keyed = [F.col(name) for name in KEYS] if reading.keep_by is not None else []
     documents = numbered.where(F.col("reason").isNull()).select(
         F.col("position"), ids.alias("id"), text.alias("text"), encoding.alias("encoding"), *keyed
     )
@@ -353,7 +353,7 @@ def _read_table(
         raise InputError(f"{path}: no text column {reading.text_column!r}; columns are none")
     if not columns:  # a zero-byte file, or JSON lines that are blank: an empty table, as on DuckDB
         id_type = "string" if multiple else "bigint"
-        keyed = ", key double" if reading.keep_by is not None else ""
+        keyed = ", key double, key_low bigint" if reading.keep_by is not None else ""
         return session.createDataFrame([], EMPTY_TABLE.format(id_type=id_type) + keyed)
     listed = ", ".join(map(repr, columns))
     if reading.text_column not in columns:
@@ -386,7 +386,8 @@ def _read_table(
         ids = F.lit(None).cast("string" if multiple else "bigint")
         prefix = F.lit(path + ":" if multiple else None).cast("string")
     keep_by = reading.keep_by_column
-    key_column = [] if keep_by is None else [_keys(frame, path, keep_by, csv).alias("key")]
+    keys = () if keep_by is None else _keys(frame, path, keep_by, csv)
+    key_column = [column.alias(name) for column, name in zip(keys, KEYS, strict=False)]
     text = F.col(reading.text_column)
     # A text that is not UTF-8 goes on as its bytes (content), decoded as Latin-1 as a text file is
     # (dedup.formats, latin1_cells): a CSV's cells (read as ISO-8859-1, so encode() gives their
@@ -415,8 +416,12 @@ def _read_table(
     )
 
 
-def _keys(frame: Any, path: str, keep_by: KeepBy, csv: bool) -> Any:
-    """The --keep-by key of each row, as dedup.keep_by.KeepBy.keys gives it on the DuckDB engine."""
+KEYS = ("key", "key_low")  # a --keep-by key and its low part (dedup.keep_by.split_keys)
+
+
+def _keys(frame: Any, path: str, keep_by: KeepBy, csv: bool) -> tuple[Any, Any]:
+    """The --keep-by key of each row and its low part, as dedup.keep_by.KeepBy.keys gives them on
+    the DuckDB engine."""
     from pyspark.sql import functions as F
 
     name = keep_by.column
@@ -434,9 +439,13 @@ def _keys(frame: Any, path: str, keep_by: KeepBy, csv: bool) -> Any:
         place = F.lit(float(len(keep_by.values)))
         for number, value in reversed(list(enumerate(keep_by.values))):
             place = F.when(cell.cast("string") == F.lit(value), F.lit(float(number))).otherwise(place)
-        return place
+        return place, F.lit(0).cast("bigint")
+    whole = None  # the exact integer of a plain integer text past 2^53 (dedup.keep_by._exact_text)
     if csv or kind in text_kinds:
         numbers = cell.cast("string").try_cast("double")
+        digits = cell.cast("string").try_cast("decimal(20,0)")
+        plain = cell.cast("string").rlike("^-?[0-9]+$") & (F.abs(digits) < F.lit(str(2**64)).cast("decimal(20,0)"))
+        whole = F.when(plain, digits)
         written = F.col(name).isNotNull() & (cell.cast("string") != F.lit(""))  # an empty cell: no number
         text_only = frame.where(written & numbers.isNull()).limit(1).count()
         if text_only:
@@ -452,7 +461,18 @@ def _keys(frame: Any, path: str, keep_by: KeepBy, csv: bool) -> Any:
             f"(--keep-by {name}=A,B,...)"
         )
     numbers = F.when(F.isnan(numbers), F.lit(None).cast("double")).otherwise(numbers)
-    return F.lit(0.0) - numbers if keep_by.descending else numbers
+    if kind in WHOLE_TYPES and not csv:
+        whole = F.col(name).cast("decimal(20,0)")
+    # an integer past 2^53 (a float that large is one; bigint holds it exactly up to 2^63): its value
+    # rounded down to a multiple of 2048, as a float exactly, and the 11 bits below
+    from_float = F.when(F.abs(numbers) < F.lit(2.0**63), numbers.try_cast("bigint").cast("decimal(20,0)"))
+    whole = F.when(F.abs(numbers) >= F.lit(2.0**53), from_float if whole is None else F.coalesce(whole, from_float))
+    low = F.when(whole.isNotNull(), F.pmod(whole, F.lit(2048))).otherwise(F.when(numbers.isNotNull(), F.lit(0)))
+    key = F.when(whole.isNotNull(), (whole - low).cast("double")).otherwise(numbers)
+    low = low.cast("bigint")
+    if keep_by.descending:
+        return F.lit(0.0) - key, F.lit(0) - low
+    return key, low
 
 
 def _cell_text(cell: Any) -> Any:

@@ -1,6 +1,6 @@
 -- query:  cluster_survivors (components)
 -- reads:  cluster_members(doc_id, rep), cluster_labels(doc_id, label), documents(doc_id, id, position, text),
---         pairs(doc_id_a, doc_id_b, jaccard), survivor_keys(position, key)
+--         pairs(doc_id_a, doc_id_b, jaccard), survivor_keys(position, key, key_low)
 -- writes: cluster_survivors(doc_id, survivor_doc_id, jaccard)
 -- params: $keep
 -- The components rule (--resolve components): one document kept per connected component, the first
@@ -12,6 +12,7 @@ with ranked as (
         m.doc_id,
         first_value(m.doc_id) over (partition by l.label order by
                 k.key nulls last,
+                k.key_low,
                 if($keep = 'first', d.position, null),
                 if($keep = 'longest', -length(d.text), null),
                 if($keep = 'shortest', length(d.text), null),

@@ -1,6 +1,6 @@
 -- query:  survivor_ranks
 -- reads:  cluster_members(doc_id, rep), cluster_edges(doc_id_a, doc_id_b), documents(doc_id, id, position, text),
---         survivor_keys(position, key)
+--         survivor_keys(position, key, key_low)
 -- writes: survivor_ranks(doc_id, rep, rank)
 -- params: $keep
 -- The members in some pair (a group of two or more copies, or a group with an edge to another),
@@ -21,6 +21,7 @@ select
     m.rep,
     row_number() over (order by
         k.key nulls last,
+        k.key_low,
         if($keep = 'first', d.position, null),
         if($keep = 'longest', -length(d.text), null),
         if($keep = 'shortest', length(d.text), null),
