@@ -85,9 +85,17 @@ class KeepBy(NamedTuple):
                     f"values, e.g. --keep-by {self.column}=test,train"
                 ) from None
             return split_keys(numbers.combine_chunks(), self.descending, _exact_text(cells.combine_chunks()))
-        if pa.types.is_integer(kind) or pa.types.is_boolean(kind):
+        if pa.types.is_boolean(kind):
+            return split_keys(column.cast(pa.float64()).combine_chunks(), self.descending)
+        if pa.types.is_integer(kind):  # vectorized: a column of nanosecond times is big throughout
             whole = column.combine_chunks()
-            return split_keys(whole.cast(pa.float64(), safe=False), self.descending, whole.to_pylist)
+            whole = whole if pa.types.is_uint64(kind) else whole.cast(pa.int64())  # room for the low mask
+            numbers = whole.cast(pa.float64(), safe=False)
+            big = pc.greater_equal(pc.abs(numbers), float(BIG))
+            low = pc.if_else(big, pc.bit_wise_and(whole, pa.scalar(LOW_MASK, whole.type)), pa.scalar(0, whole.type))
+            key = pc.if_else(big, pc.subtract(whole, low).cast(pa.float64(), safe=False), numbers)  # exact: 2048 | it
+            low = low.cast(pa.int64())
+            return (pc.subtract(0.0, key), pc.subtract(0, low)) if self.descending else (key, low)
         if pa.types.is_floating(kind):
             return split_keys(column.cast(pa.float64()).combine_chunks(), self.descending)
         raise InputError(

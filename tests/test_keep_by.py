@@ -330,3 +330,10 @@ def test_an_index_kept_by_an_earlier_dedup_gets_its_low_parts_on_a_change(tmp_pa
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("select count(*), sum(key_low) from document_keys").fetchone() == (7, 0)
         assert con.execute("select survivor from clusters where id = 'd1'").fetchone() == ("d7",)
+
+
+@pytest.mark.parametrize("kind", [pa.int8(), pa.int16(), pa.int32(), pa.uint8(), pa.uint32(), pa.uint64()])
+def test_every_integer_type_is_keyed_as_its_numbers(kind):
+    column = pa.chunked_array([pa.array([3, None, 1], kind)])
+    key, low = KeepBy.parse("n:desc").keys(column, "t")
+    assert key.to_pylist() == [-3.0, None, -1.0] and low.to_pylist() == [0, None, 0]
