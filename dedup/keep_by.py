@@ -87,6 +87,11 @@ class KeepBy(NamedTuple):
             return split_keys(numbers.combine_chunks(), self.descending, _exact_text(cells.combine_chunks()))
         if pa.types.is_boolean(kind):
             return split_keys(column.cast(pa.float64()).combine_chunks(), self.descending)
+        if pa.types.is_temporal(kind) and not (pa.types.is_time(kind) or pa.types.is_duration(kind)):
+            # a date or a time stamp: microseconds since 1970-01-01 (UTC for a time zone's; as written
+            # for a naive one), finer parts dropped: --keep-by date:desc keeps the newest
+            column = column.cast(pa.timestamp("us", getattr(kind, "tz", None)), safe=False).cast(pa.int64())
+            kind = pa.int64()
         if pa.types.is_integer(kind):  # vectorized: a column of nanosecond times is big throughout
             whole = column.combine_chunks()
             whole = whole if pa.types.is_uint64(kind) else whole.cast(pa.int64())  # room for the low mask

@@ -337,3 +337,44 @@ def test_every_integer_type_is_keyed_as_its_numbers(kind):
     column = pa.chunked_array([pa.array([3, None, 1], kind)])
     key, low = KeepBy.parse("n:desc").keys(column, "t")
     assert key.to_pylist() == [-3.0, None, -1.0] and low.to_pylist() == [0, None, 0]
+
+
+def dated(tmp_path):
+    """Three copies with a date (d), a naive time stamp (ts) and one in UTC (tz): c is the newest by
+    each, a the oldest, b between."""
+    import datetime as dt
+
+    days = [dt.date(2023, 5, 1), dt.date(2024, 1, 1), dt.date(2024, 6, 30)]
+    stamps = [
+        dt.datetime(2024, 1, 1, 12, 0, 0, 1),
+        dt.datetime(2024, 1, 1, 12, 0, 0, 2),
+        dt.datetime(2024, 1, 1, 12, 0, 0, 3),
+    ]
+    table = pa.table(
+        {
+            "id": ["a", "b", "c"],
+            "text": [BASE] * 3,
+            "d": days,
+            "ts": pa.array(stamps, pa.timestamp("us")),
+            "tz": pa.array(stamps, pa.timestamp("us", "UTC")),
+        }
+    )
+    path = tmp_path / "dated.parquet"
+    pq.write_table(table, path)
+    return path
+
+
+@pytest.mark.parametrize("column", ["d", "ts", "tz"])
+def test_keep_by_a_date_or_a_time_stamp_keeps_the_newest_with_desc(tmp_path, column):
+    """`--keep-by date:desc` on a date or timestamp column was refused; keeping the newest copy is
+    the commonest preference. Microseconds since 1970 order them."""
+    out = tmp_path / "dup.csv"
+    path = str(dated(tmp_path))
+    done = runner.invoke(app, ["run", path, "-q", "--keep-by", f"{column}:desc", "--export", f"duplicates={out}"])
+    assert done.exit_code == 0, done.output
+    assert duplicates(out) == {"a": "c", "b": "c"}
+    done = runner.invoke(
+        app, ["run", path, "-q", "--keep-by", column, "--keep", "longest", "--export", f"duplicates={out}"]
+    )
+    assert done.exit_code == 0, done.output
+    assert duplicates(out) == {"b": "a", "c": "a"}

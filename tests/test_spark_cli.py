@@ -834,12 +834,17 @@ def test_keep_by_gives_the_duckdb_survivors_on_spark(spark, tmp_path, suffix):
     """--keep-by on Spark: each row's key is read by Spark's readers as dedup.keep_by reads it with
     pyarrow (a list of values, numbers ascending or descending, NULL, NaN and empty CSV cells last),
     so the clusters and duplicates files are DuckDB's, byte for byte."""
-    from test_keep_by import reviews, times
+    from test_keep_by import dated, reviews, times
 
     path = reviews(tmp_path, suffix)
-    for spec in ("split=test,validation,train", "priority:desc", "t:desc"):
+    specs = ("split=test,validation,train", "priority:desc", "t:desc") + (
+        ("d:desc", "ts", "tz:desc") if suffix == ".parquet" else ()
+    )
+    for spec in specs:
         if spec == "t:desc":  # integers past 2^53, ordered exactly (dedup.keep_by.split_keys)
             path = times(tmp_path, suffix)
+        elif spec == "d:desc":  # a date, a naive time stamp, one in UTC: microseconds since 1970
+            path = dated(tmp_path)
         outputs = {}
         for engine in ("duckdb", "spark"):
             files = [
@@ -851,7 +856,9 @@ def test_keep_by_gives_the_duckdb_survivors_on_spark(spark, tmp_path, suffix):
             assert done.exit_code == 0, done.output
             outputs[engine] = [(tmp_path / f"{engine}-{what}.csv").read_bytes() for what in "dc"]
         assert outputs["spark"] == outputs["duckdb"], spec
-        assert outputs["duckdb"][0].count(b"\n") == (3 if spec == "t:desc" else 4)  # a header and the duplicates
+        assert outputs["duckdb"][0].count(b"\n") == (
+            4 if spec.startswith(("split", "priority")) else 3
+        )  # header, duplicates
 
 
 @pytest.mark.slow

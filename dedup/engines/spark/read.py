@@ -417,6 +417,17 @@ def _read_table(
 
 
 KEYS = ("key", "key_low")  # a --keep-by key and its low part (dedup.keep_by.split_keys)
+TEMPORAL_TYPES = ("date", "timestamp", "timestamp_ntz")
+
+
+def _split_whole(whole: Any, descending: bool) -> tuple[Any, Any]:
+    """A bigint column as (key, low) pairs, as dedup.keep_by.split_keys makes them."""
+    from pyspark.sql import functions as F
+
+    big = F.abs(whole.cast("double")) >= F.lit(2.0**53)
+    low = F.when(big, whole.bitwiseAND(F.lit(2047))).otherwise(F.when(whole.isNotNull(), F.lit(0))).cast("bigint")
+    key = (whole - low).cast("double")
+    return (F.lit(0.0) - key, F.lit(0) - low) if descending else (key, low)
 
 
 def _keys(frame: Any, path: str, keep_by: KeepBy, csv: bool) -> tuple[Any, Any]:
@@ -455,6 +466,15 @@ def _keys(frame: Any, path: str, keep_by: KeepBy, csv: bool) -> tuple[Any, Any]:
             )
     elif kind in (*WHOLE_TYPES, "float", "double"):
         numbers = F.col(name).cast("double")
+    elif kind in TEMPORAL_TYPES:  # microseconds since 1970-01-01, as dedup.keep_by.KeepBy.keys counts them
+        micros = {
+            "date": F.unix_date(F.col(name)).cast("bigint") * F.lit(86_400_000_000),
+            "timestamp": F.unix_micros(F.col(name)),
+            "timestamp_ntz": F.timestamp_diff(
+                "MICROSECOND", F.lit("1970-01-01 00:00:00").cast("timestamp_ntz"), F.col(name)
+            ),
+        }[kind]
+        return _split_whole(micros, keep_by.descending)
     else:
         raise InputError(
             f"{path}: --keep-by column {name!r} has type {kind}; it orders numbers, or the values given "
