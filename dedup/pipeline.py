@@ -26,6 +26,7 @@ from .runner import STAGES_KEPT, run_stages
 from .settings import Settings
 from .sqlfiles import query
 from .stages import BYTES_PER_SHINGLE, compile_run
+from .wording import counted
 
 __all__ = ["execute", "Progress", "RunResult", "StageReport", "Summary"]
 
@@ -117,7 +118,8 @@ def execute(
             summary.copy_groups, summary.copies, summary.distinct_texts = engine.fetch_rows(plan.query("exact_copies"))[
                 0
             ]
-            summary.notes = loaded.notes + few_words_note(settings, summary) + keep_by_note(engine, settings)
+            notes = few_words_note(engine, settings, summary) + keep_by_note(engine, settings)
+            summary.notes = loaded.notes + notes
             if settings.method == Method.lsh:  # free: one pass over the verified candidates
                 summary.expected_missed = expected_missed(engine, settings)
             seconds = {s.name: round(s.seconds, 4) for s in summary.stages}
@@ -197,21 +199,34 @@ def expected_missed(engine: Engine, settings: Settings) -> float:
 
 # Fewer word shingles than this per document on average: the texts have few words to shingle.
 FEW_SHINGLES = 2.0
+# More characters than this between spaces (few_word_documents.sql): text written without spaces
+# (Debian package descriptions have runs of 24-30, hyphenated names joined by commas).
+CHARS_PER_WORD = 40
 
 
-def few_words_note(settings: Settings, summary: Summary) -> list[str]:
+def few_words_note(engine: Engine, settings: Settings, summary: Summary) -> list[str]:
     """A note when word shingles find little to compare: text written without spaces (Chinese,
     Japanese, Thai) is one \\w+ token per run of letters, so its documents were a shingle or two
-    each, found nothing, and said nothing."""
+    each and found nothing, silently. Said when the documents have few shingles on average, or when
+    some of few shingles have more than CHARS_PER_WORD characters between spaces (sql/queries/bookkeeping/
+    few_word_documents.sql): a corpus of English with Japanese paragraphs averages many."""
     if settings.shingle_type != ShingleType.word or not summary.processed:
         return []
+    advice = "--shingle-type char compares their characters"
     average = summary.shingles / summary.processed
-    if average >= FEW_SHINGLES:
+    if average < FEW_SHINGLES:
+        return [
+            f"the documents have {average:.1f} word shingles each on average: short texts, or text written "
+            f"without spaces between words (Chinese, Japanese, Thai), have few words to shingle; {advice}"
+        ]
+    values = {"shingle_size": settings.shingle_size, "chars_per_word": CHARS_PER_WORD}
+    long_words = engine.fetch_rows(query("few_word_documents", values, engine.dialect))[0][0]
+    if not long_words:
         return []
     return [
-        f"the documents have {average:.1f} word shingles each on average: short texts, or text written "
-        "without spaces between words (Chinese, Japanese, Thai), have few words to shingle; "
-        "--shingle-type char compares their characters"
+        f"{counted(long_words, 'document has', 'documents have')} more than {CHARS_PER_WORD} characters "
+        f"between spaces: text written without spaces between words (Chinese, Japanese, Thai) has few words to "
+        f"shingle; {advice}"
     ]
 
 

@@ -160,3 +160,20 @@ def test_word_shingles_on_text_without_spaces_say_so(tmp_path):
     chars = invoke("run", str(lines), "--lines", "-k", "3", "-t", "0.5", "--format", "csv")
     assert chars.stdout.splitlines()[1].startswith("1,2,0.80")
     assert "word shingles each" not in chars.stderr
+
+
+def test_japanese_paragraphs_among_english_documents_are_noted(tmp_path):
+    """The note relied on the average shingles per document: Japanese paragraphs in a corpus of
+    English (which averages many) got no note and no pair. Documents of few shingles with more than
+    40 characters between spaces are counted."""
+    english = [f"the quick brown fox jumps over the lazy dog again and again, number {i}" for i in range(20)]
+    japanese = (
+        "吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。何でも薄暗いじめじめした所で泣いていた。"
+    )
+    lines = tmp_path / "mixed.txt"
+    lines.write_text("\n".join([*english, japanese, japanese[:-1] + "！"]) + "\n", encoding="utf-8")
+    words = invoke("run", str(lines), "--lines", "--shingle-type", "word", "-t", "0.5")
+    assert "note: 2 documents have more than 40 characters between spaces" in words.stderr, words.stderr
+    english_only = tmp_path / "english.txt"
+    english_only.write_text("\n".join(english) + "\n")
+    assert "note:" not in invoke("run", str(english_only), "--lines", "--shingle-type", "word", "-t", "0.5").stderr
