@@ -8,6 +8,7 @@ from indexing import make_index, write_jsonl
 from typer.testing import CliRunner
 
 from dedup.cli import app
+from dedup.settings import memory_floor
 
 
 def commands(db, tmp_path):
@@ -41,5 +42,23 @@ def test_a_command_runs_under_a_memory_limit_and_refuses_a_bad_one(index, name):
     result = CliRunner().invoke(app, [*args, "--memory-limit", "lots"])
     assert result.exit_code == 2, result.output
     assert result.stderr.strip() == "Error: --memory-limit must be a size such as 500MB or 2GB, got 'lots'"
-    result = CliRunner().invoke(app, [*args, "--memory-limit", "200MB"])
+    result = CliRunner().invoke(app, [*args, "--memory-limit", "10MB"])  # below what DuckDB's threads pin
+    assert result.exit_code == 2 and "is below the" in result.stderr and result.stderr.count("\n") == 1, result.output
+    result = CliRunner().invoke(app, [*args, "--memory-limit", f"{memory_floor(None) // 10**6}MB"])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(("threads", "floor"), [(1, 176), (2, 224), (4, 320), (8, 512)])
+def test_a_memory_limit_below_what_the_threads_pin_is_refused_at_the_start(tmp_path, threads, floor):
+    """--memory-limit 100MB failed minutes into a run ("failed to pin block") on 100k short lines and
+    100k tiny files: DuckDB pins buffers for each thread that cannot spill. A limit below the floor
+    for the threads is refused before any work, naming the smallest that works."""
+    lines = tmp_path / "lines.txt"
+    lines.write_text("one line\nanother line\n")
+    below = ["run", str(lines), "--lines", "--threads", str(threads), "--memory-limit", f"{floor - 1}MB"]
+    result = CliRunner().invoke(app, below)
+    assert result.exit_code == 2, result.output
+    assert f"is below the {floor}MB a run with {threads} thread" in result.stderr
+    assert f"give --memory-limit {floor}MB or more" in result.stderr and result.stderr.count("\n") == 1
+    at = ["run", str(lines), "--lines", "--threads", str(threads), "--memory-limit", f"{floor}MB", "-q"]
+    assert CliRunner().invoke(app, at).exit_code == 0

@@ -95,12 +95,12 @@ def test_only_the_runner_and_the_stage_registry_name_a_stage_table():
 
 
 def test_duckdb_gets_its_share_of_the_memory_limit(tmp_path):
-    engine = open_engine(tmp_path / "db.duckdb", Limits(memory_limit="100MB"))
+    engine = open_engine(tmp_path / "db.duckdb", Limits(memory_limit="400MB"))
     try:
         [(limit,)] = engine.fetch_rows(user_query("select current_setting('memory_limit')"))
     finally:
         engine.close()
-    assert limit == "61.9 MiB"  # 65,000,000 bytes
+    assert limit == "247.9 MiB"  # 260,000,000 bytes
 
 
 def test_a_table_of_any_order_is_written_without_keeping_the_order_and_the_setting_comes_back(tmp_path):

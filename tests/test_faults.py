@@ -266,17 +266,37 @@ def test_changed_options_recompute_from_the_first_changed_stage(tmp_path):
     assert out == run(str(folder), "-t", "0.5", "-k", "5")[0]
 
 
-def test_memory_limit_spills_to_temp_dir_and_gives_the_same_pairs(corpus, expected_csv, tmp_path):
+@pytest.fixture(scope="module")
+def spilling(tmp_path_factory) -> tuple[Path, str]:
+    """16 MB of lines (10,000 of 250 words, 60 of them near-copies of others), which a run under
+    the smallest --memory-limit it takes for 2 threads (224MB) spills to disk; and their pairs."""
+    import random
+
+    rng = random.Random(3)
+    words = ["".join(rng.choice("abcdefghijklmnop") for _ in range(rng.randint(2, 9))) for _ in range(30_000)]
+    lines = [" ".join(rng.choice(words) for _ in range(250)) for _ in range(9_940)]
+    lines += [lines[i] + " and one more" for i in range(60)]
+    path = tmp_path_factory.mktemp("spilling") / "lines.txt"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = finish(dedup("run", str(path), "--lines", "--format", "csv", "-q"))
+    assert code == 0, err
+    assert out.count("\n") == 61  # a header and the 60 near-copies
+    return path, out
+
+
+def test_memory_limit_spills_to_temp_dir_and_gives_the_same_pairs(spilling, tmp_path):
+    corpus, expected_csv = spilling
     temp = tmp_path / "spill"
     code, out, err = finish(
         dedup(
             "run",
             str(corpus),
+            "--lines",
             "--format",
             "csv",
             "-q",
             "--memory-limit",
-            "60MB",
+            "224MB",
             "--threads",
             "2",
             "--temp-dir",
@@ -303,17 +323,19 @@ def full_disk(tmp_path):
     subprocess.run(["umount", str(mount)], check=False)
 
 
-def test_full_temp_dir_is_a_clear_error_and_the_database_stays_usable(corpus, expected_csv, tmp_path, full_disk):
+def test_full_temp_dir_is_a_clear_error_and_the_database_stays_usable(spilling, tmp_path, full_disk):
+    corpus, expected_csv = spilling
     db = tmp_path / "run.duckdb"
     code, _, err = finish(
         dedup(
             "run",
             str(corpus),
+            "--lines",
             "--db",
             str(db),
             "-q",
             "--memory-limit",
-            "30MB",
+            "224MB",
             "--threads",
             "2",
             "--temp-dir",
@@ -324,7 +346,7 @@ def test_full_temp_dir_is_a_clear_error_and_the_database_stays_usable(corpus, ex
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     assert err.startswith(f"Error: no room to spill to {full_disk} (give --temp-dir a folder with more space): ")
     finished_stages(db)
-    code, out, err = finish(dedup("run", str(corpus), "--db", str(db), "--format", "csv", "-q"))
+    code, out, err = finish(dedup("run", str(corpus), "--lines", "--db", str(db), "--format", "csv", "-q"))
     assert code == 0, err
     assert out == expected_csv
 

@@ -226,7 +226,8 @@ def test_a_run_under_a_small_memory_limit_spills_and_never_fails(tmp_path: Path)
     the least that worked; without --db the in-memory database counted against the limit)."""
     source = short_lines(tmp_path / "tweets.txt", 60_000)
     limited, free = tmp_path / "limited.csv", tmp_path / "free.csv"
-    code, _, err = finish(dedup("run", source, "--lines", "-k", "5", "--memory-limit", "200MB", "-o", limited, "-q"))
+    limit = ("--memory-limit", "224MB", "--threads", "2")  # the smallest limit 2 threads take
+    code, _, err = finish(dedup("run", source, "--lines", "-k", "5", *limit, "-o", limited, "-q"))
     assert code == 0, err
     code, _, err = finish(dedup("run", source, "--lines", "-k", "5", "-o", free, "-q"))
     assert code == 0, err

@@ -59,7 +59,10 @@ Delimiter = Annotated[
 Threads = Annotated[Optional[int], typer.Option(help="DuckDB threads [default: all cores].")]
 MemoryLimit = Annotated[
     Optional[str],
-    typer.Option(help="DuckDB memory limit, e.g. 2GB; larger work spills to <db>.tmp next to the database."),
+    typer.Option(
+        help="DuckDB memory limit, e.g. 2GB (at least 128MB and 48MB a thread); larger work spills to <db>.tmp "
+        "next to the database."
+    ),
 ]
 
 Db = Annotated[Path, typer.Argument(metavar="DB", help="A database left by `dedup run --db`.")]

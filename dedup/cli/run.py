@@ -120,7 +120,10 @@ def run(
     ] = PairsListed.all,
     threads: Threads = None,
     memory_limit: Annotated[
-        Optional[str], typer.Option(help="DuckDB memory limit, e.g. 2GB; larger stages spill to --temp-dir.")
+        Optional[str],
+        typer.Option(
+            help="DuckDB memory limit, e.g. 2GB (at least 128MB and 48MB a thread); larger stages spill to --temp-dir."
+        ),
     ] = None,
     temp_dir: Annotated[
         Optional[Path],
