@@ -419,10 +419,12 @@ def _values(column: pa.Array | pa.ChunkedArray, name: str) -> list[object]:
     (it was a traceback)."""
     if pa.types.is_interval(column.type):
         return [None if value is None else interval_text(*value) for value in column.to_pylist()]
-    try:
-        return column.to_pylist()
-    except (ValueError, OverflowError) as error:
-        problem = first_line(error).split(". ")[0]  # pyarrow goes on with advice about pandas
+    problem = "Python has no value for it"
+    if not _nanoseconds(column.type):  # those: Arrow's text, whether pandas is installed or not
+        try:
+            return column.to_pylist()
+        except (ValueError, OverflowError) as error:
+            problem = first_line(error).split(". ")[0]  # pyarrow goes on with advice about pandas
     import pyarrow.compute as pc
 
     try:
@@ -435,6 +437,16 @@ def _values(column: pa.Array | pa.ChunkedArray, name: str) -> list[object]:
             "write it as Parquet, or cast it to VARCHAR in SQL"
         )
     return texts
+
+
+def _nanoseconds(kind: pa.DataType) -> bool:
+    """A time stamp, time or duration in nanoseconds: Python's datetime has microseconds, so
+    to_pylist raised (and the cell was written as Arrow's text), unless pandas is installed: then
+    it gave pandas' Timestamp (written with a 'T') and cut a time's nanoseconds silently."""
+    temporal = pa.types.is_timestamp(kind) or pa.types.is_time64(kind) or pa.types.is_duration(kind)
+    if temporal:
+        return kind.unit == "ns"  # type: ignore[attr-defined,no-any-return]
+    return any(_nanoseconds(kind.field(i).type) for i in range(kind.num_fields))  # in a list, a struct, a map
 
 
 def is_bytes_type(kind: pa.DataType) -> bool:
