@@ -12,20 +12,24 @@ from pathlib import Path
 SAMPLE_SECONDS = 0.05
 
 
-def bytes_below(path: Path) -> int:
-    """The bytes a file, or every file below a folder, takes on disk now (allocated blocks)."""
+def files_below(path: Path) -> set[str]:
+    """A file, or every file below a folder, as real paths (a file under two watched paths once)."""
     try:
         if not path.is_dir():
-            return path.stat().st_blocks * 512
+            return {os.path.realpath(path)} if path.exists() else set()
     except OSError:
-        return 0
+        return set()
+    return {os.path.realpath(os.path.join(root, name)) for root, _, files in os.walk(path) for name in files}
+
+
+def bytes_of(files: Iterable[str]) -> int:
+    """The bytes the files take on disk now (allocated blocks); a file removed meanwhile takes none."""
     total = 0
-    for root, _, files in os.walk(path):
-        for name in files:
-            try:
-                total += os.stat(os.path.join(root, name)).st_blocks * 512
-            except OSError:
-                pass  # removed while listed
+    for file in files:
+        try:
+            total += os.stat(file).st_blocks * 512
+        except OSError:
+            pass  # removed while listed
     return total
 
 
@@ -43,7 +47,9 @@ class Watch:
         self.paths = list(dict.fromkeys([*self.paths, *paths]))
 
     def sample(self) -> None:
-        self.peak = max(self.peak, sum(bytes_below(path) for path in list(self.paths)))
+        # the union of the paths' files: a run's database under --temp-dir is counted once
+        files = set().union(*(files_below(path) for path in list(self.paths)))
+        self.peak = max(self.peak, bytes_of(files))
 
     def _sample(self) -> None:
         while not self._stop.wait(SAMPLE_SECONDS):

@@ -125,6 +125,10 @@ class Inputs:
         """--write-deduplicated: the input without the documents that the built clusters drop."""
         assert self.copy_to is None, "refused with this engine by dedup.options"
 
+    def own_files(self) -> tuple[Path, ...]:
+        """The files reading wrote for the run (a large input's spool), for the summary's disk line."""
+        return ()
+
     def close(self) -> None:
         """Remove what reading left behind; never fails."""
 
@@ -188,6 +192,10 @@ class ReadByPython(Inputs):
         by_number = copied_input(self.reading).numbered_lines  # a --lines file's lines, named or not
         dropped = clusters.dropped_positions(engine) if by_number else clusters.dropped_ids(engine)
         write_deduplicated_input(self.reading, out, dropped, self.stamp)
+
+    def own_files(self) -> tuple[Path, ...]:
+        spool = None if self.taken is None or self.taken.spool is None else self.taken.spool.path
+        return () if spool is None else (spool,)
 
     def close(self) -> None:
         if self.taken is not None:  # the engine that read its spool is closed

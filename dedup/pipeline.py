@@ -4,6 +4,7 @@ the deduplicated input."""
 
 from __future__ import annotations
 
+import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -91,6 +92,7 @@ def execute(
     try:
         inputs.read()  # before the database opens, where dedup reads them: their size chooses it
         text_bytes = inputs.text_bytes  # (None: the engine reads them)
+        disk.watch(*inputs.own_files())  # the spool, wherever it went (written whole by now)
         lean = engine_kind(settings.engine).lean and not settings.keep_all_tables  # dedup.stages.Layout
         plan = compile_run(settings.sketch, settings.options(), settings.duckdb_memory_bytes, settings.engine, lean)
         summary = Summary(
@@ -173,8 +175,8 @@ def execute(
 
 def watch_disk(settings: Settings) -> Watch:
     """The run's own files, watched from before it reads its inputs: --temp-dir (where they all go
-    then, the spool of a large input first); the engine's (its database, log and spill:
-    Engine.own_files) are added once it opens."""
+    then, the spool of a large input first); the spool of a large input once it is read, and the
+    engine's files (its database, log and spill: Engine.own_files) once it opens, wherever they are."""
     return Watch([] if settings.temp_dir is None else [settings.temp_dir]).start()
 
 
@@ -185,6 +187,8 @@ def disk_use(watch: Watch, settings: Settings, own: tuple[Path, ...], text_bytes
         where = str(settings.temp_dir)
     elif settings.db is not None:
         where = str(settings.db.parent)
+    elif own and own[0].parent.parent == Path(tempfile.gettempdir()):  # a temporary folder, gone by now
+        where = f"the system's temporary folder {tempfile.gettempdir()}"
     else:
         where = str(own[0].parent) if own else "the engine's folders"
     kept = settings.db.stat().st_size if settings.db is not None and settings.db.is_file() else None

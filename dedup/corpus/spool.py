@@ -68,6 +68,11 @@ class Spool:
         self.documents += table.num_rows
         self.text_bytes += table.column("text").nbytes
 
+    @property
+    def path(self) -> Path | None:
+        """The file, once the first documents are written."""
+        return self._path
+
     def written(self) -> Path:
         """The file, complete (nothing can be written after)."""
         assert self._writer is not None and self._path is not None, "a spool is finished once written"

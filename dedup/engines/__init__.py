@@ -96,11 +96,13 @@ def open_engine(
     *,
     in_memory: bool = False,
     sealed: bool = False,
+    scratch: bool = False,
 ) -> Engine:
     """An engine on the database at `path` (in memory if None), with the limits if given.
     in_memory: the database lives in memory though a path is given (a run without --db on a small
     corpus); it spills where a database at `path` would. sealed: no file but the database can be
-    read or written by any statement (for the user's own SQL, see DuckDBEngine.open)."""
+    read or written by any statement (for the user's own SQL, see DuckDBEngine.open). scratch: a
+    new file that no one keeps, written for a smaller peak than for its size (DuckDBEngine.open)."""
     from .duckdb import DuckDBEngine
 
     spill = temp_directory(path, limits) if limits is not None and path is not None else None
@@ -114,6 +116,7 @@ def open_engine(
         temp_directory=spill,
         read_only=read_only,
         sealed=sealed,
+        scratch=scratch,
     )
 
 
@@ -128,7 +131,8 @@ def run_engine(options: EngineOptions, session: Any = None, small: bool = False)
             path = options.db
             if path is None:  # a temporary database, removed with its folder (in memory if small)
                 path = Path(cleanup.enter_context(temporary_folder(options.temp_dir))) / "run.duckdb"
-            engine = open_engine(path, options, in_memory=small and options.db is None)
+            temporary = options.db is None
+            engine = open_engine(path, options, in_memory=small and temporary, scratch=temporary)
             cleanup.callback(engine.close)
             yield engine
         return

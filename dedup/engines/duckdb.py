@@ -32,6 +32,16 @@ DUCKDB_MAGIC = b"DUCK"  # bytes 8..11 of every DuckDB database file
 # (63k short lines) 1.35 instead of 1.89 (benchmarks/disk.py, results.md); 1.3's, 1.4's and 2.0's
 # formats measured the same on them. A file made by an earlier dedup keeps the format it was made in.
 STORAGE_COMPATIBILITY = "v1.2.0"
+# Rows per row group of a run's temporary database (a run without --db; DuckDB's default, kept by
+# a --db file: 122,880). A transaction writes its full row groups to the database file as it goes,
+# compressed, and logs the rest to the write-ahead log uncompressed until it commits: with the
+# default, the documents stage of 100k reviews (150 MB of text) logged text and norm whole, 304 MB
+# beside the file they were then checkpointed into (the run's peak: 652 MB with its spool; 386 MB
+# at 16,384 rows, and 17 % less wall time). Smaller row groups compress a little less (the kept
+# reviews index: 233 instead of 218 MB; the Debian descriptions' band hashes more), so a database
+# that is kept keeps DuckDB's default.
+SCRATCH_ROW_GROUP_ROWS = 16_384
+DATABASE = "dedup"  # the catalog name of a run's temporary database (current_database())
 PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 # A table whose rows may be written in any order says so in its SQL header (`-- order: any`). DuckDB
 # otherwise keeps the order its pipelines produce rows in, which runs a statement whose only sink is
@@ -118,6 +128,22 @@ def check_utf8_path(path: Path, what: str) -> None:
         )
 
 
+def attached(path: Path, config: dict[str, Any], row_group_rows: int) -> duckdb.DuckDBPyConnection:
+    """A connection whose database is a new file at `path`, attached with row groups of
+    `row_group_rows` (which duckdb.connect cannot set) in the format of STORAGE_COMPATIBILITY."""
+    con = duckdb.connect(config=config)
+    values = {"path": str(path), "rows": row_group_rows, "version": STORAGE_COMPATIBILITY}
+    try:
+        con.execute(
+            f"attach $path as {quote_identifier(DATABASE)} (row_group_size $rows, storage_version $version)", values
+        )
+        con.execute(f"use {quote_identifier(DATABASE)}")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
 class DuckDBEngine:
     """An Engine on one DuckDB connection."""
 
@@ -141,12 +167,14 @@ class DuckDBEngine:
         temp_directory: Path | None = None,
         read_only: bool = False,
         sealed: bool = False,
+        scratch: bool = False,
     ) -> DuckDBEngine:
         """The database at `path` (created if missing unless read_only), or in memory if None.
         sealed: the connection can touch no file but its database (DuckDB's enable_external_access
         off, then the configuration locked so that no statement turns it back on): for the user's
         own SQL, which may then read the database and nothing else (no COPY, EXPORT, ATTACH,
-        read_text, glob, INSTALL or LOAD)."""
+        read_text, glob, INSTALL or LOAD). scratch: a new file that no one keeps (a run's temporary
+        database), written in row groups of SCRATCH_ROW_GROUP_ROWS."""
         if path is not None:
             check_utf8_path(path, "the database path")
             check_name_length(path, f"the database name {path.name}", room=len(".wal"))  # <db>.wal, <db>.tmp
@@ -164,9 +192,14 @@ class DuckDBEngine:
         if path is None:
             return cls(duckdb.connect(config=config), config)
         check_database_path(path, read_only)
-        file_config = config if read_only else {**config, "storage_compatibility_version": STORAGE_COMPATIBILITY}
         try:
-            con = duckdb.connect(str(path), read_only=read_only, config=file_config)
+            if scratch:
+                con = attached(path, config, SCRATCH_ROW_GROUP_ROWS)
+            else:
+                file_config = (
+                    config if read_only else {**config, "storage_compatibility_version": STORAGE_COMPATIBILITY}
+                )
+                con = duckdb.connect(str(path), read_only=read_only, config=file_config)
         except duckdb.Error as error:
             message = first_line(error)
             if "Could not set lock" in message or "Conflicting lock" in message:
