@@ -4,10 +4,14 @@ and what its database keeps (the summary's `disk:` line)."""
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from .errors import EngineError
+from .wording import sized
 
 SAMPLE_SECONDS = 0.05
 
@@ -75,3 +79,37 @@ class DiskUse:
     where: str
     kept: int | None = None
     text: int | None = None
+
+
+# The least a run's database takes, whatever the text (benchmarks/disk.py, results.md): per document
+# and band a 64-bit bucket, random, that no compression shrinks (band_hashes measured 9.5 bytes a
+# row); per byte of text the documents table's compressed text and norm (0.59-1.35 bytes measured
+# on real and generated corpora; text that is mostly copies of a few lines compresses further).
+BUCKET_BYTES = 8
+TEXT_SHARE = 0.5
+
+
+def least_room(text_bytes: int, documents: int, bands: int) -> int:
+    """The bytes a run's database needs at least: its band hashes and its documents."""
+    return documents * bands * BUCKET_BYTES + int(text_bytes * TEXT_SHARE)
+
+
+def free_bytes(folder: Path) -> int:
+    """The bytes free to an unprivileged writer on the disk of `folder` (or of its nearest existing parent)."""
+    while not folder.exists() and folder.parent != folder:
+        folder = folder.parent
+    return shutil.disk_usage(folder).free
+
+
+def check_room(folder: Path, text_bytes: int, documents: int, bands: int) -> None:
+    """Refuse, before the stages, a run whose database cannot fit in `folder` (least_room): rather
+    than fail with the disk full once most of the work is done."""
+    need = least_room(text_bytes, documents, bands)
+    free = free_bytes(folder)
+    if free < need:
+        raise EngineError(
+            f"not enough disk in {folder}: the database of {documents:,} documents ({sized(text_bytes)} of text) "
+            f"needs at least {sized(need)} there (their band hashes and texts), and {sized(free)} is free; "
+            "give --temp-dir (or --db) a folder on a disk with room",
+            out_of_space=True,
+        )

@@ -86,6 +86,11 @@ class Inputs:
     def text_bytes(self) -> int | None:
         return None
 
+    @property
+    def documents_read(self) -> int | None:
+        """The documents read before the engine opens (None: its engine reads them)."""
+        return None
+
     def read(self) -> None:
         """Read what can be read before the engine opens."""
 
@@ -160,6 +165,11 @@ class ReadByPython(Inputs):
     def text_bytes(self) -> int | None:
         assert self.taken is not None, "read first"
         return self.taken.text_bytes
+
+    @property
+    def documents_read(self) -> int | None:
+        assert self.taken is not None, "read first"
+        return self.taken.documents
 
     def read(self) -> None:
         if self.copy_to is not None:  # what the input holds before it is read

@@ -14,7 +14,7 @@ from typing import Any
 import pyarrow as pa
 
 from .choices import Keep, Method, PairsListed, Resolve, ShingleType
-from .disk import DiskUse, Watch
+from .disk import DiskUse, Watch, check_room
 from .engines import Engine, engine_kind, run_engine, temporary_folder
 from .errors import EngineError, Interrupted
 from .index import clusters
@@ -93,6 +93,10 @@ def execute(
         inputs.read()  # before the database opens, where dedup reads them: their size chooses it
         text_bytes = inputs.text_bytes  # (None: the engine reads them)
         disk.watch(*inputs.own_files())  # the spool, wherever it went (written whole by now)
+        small = is_small(text_bytes, settings)
+        resumed = settings.db is not None and settings.db.exists()  # its database holds what it made
+        if text_bytes is not None and not small and not resumed:
+            check_room(database_folder(settings), text_bytes, inputs.documents_read or 0, settings.banding.bands)
         lean = engine_kind(settings.engine).lean and not settings.keep_all_tables  # dedup.stages.Layout
         plan = compile_run(settings.sketch, settings.options(), settings.duckdb_memory_bytes, settings.engine, lean)
         summary = Summary(
@@ -100,7 +104,7 @@ def execute(
             rows=settings.banding.rows,
             detection_probability=settings.detection_probability,
         )
-        with run_engine(settings.engine_options, session, is_small(text_bytes, settings)) as engine:
+        with run_engine(settings.engine_options, session, small) as engine:
             if on_open is not None:
                 on_open(engine)
             progress.attach(engine)
@@ -165,7 +169,7 @@ def execute(
         raise
     except EngineError as error:
         # Out of memory or disk, a full temp dir: the stage's atomic step was rolled back.
-        if settings.db is None:
+        if settings.db is None or not settings.db.exists():  # refused before it opened (check_room)
             raise
         raise EngineError(f"{error} (finished stages are kept in {settings.db}; run again to resume)") from None
     finally:
@@ -178,6 +182,14 @@ def watch_disk(settings: Settings) -> Watch:
     then, the spool of a large input first); the spool of a large input once it is read, and the
     engine's files (its database, log and spill: Engine.own_files) once it opens, wherever they are."""
     return Watch([] if settings.temp_dir is None else [settings.temp_dir]).start()
+
+
+def database_folder(settings: Settings) -> Path:
+    """Where a DuckDB run's database goes: beside --db, else in a temporary folder under --temp-dir
+    or the system's temporary folder."""
+    if settings.db is not None:
+        return settings.db.parent
+    return settings.temp_dir if settings.temp_dir is not None else Path(tempfile.gettempdir())
 
 
 def disk_use(watch: Watch, settings: Settings, own: tuple[Path, ...], text_bytes: int | None) -> DiskUse:

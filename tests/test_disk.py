@@ -114,7 +114,7 @@ def test_a_runs_temporary_database_writes_its_rows_past_the_log(tmp_path):
     from dedup.statement import Statement
 
     rows = (
-        "select i as doc_id, repeat('word ' || (i * 7919 % 100003)::varchar || ' ', 60) as text from range(50000) t(i)"
+        "select i as doc_id, repeat('word ' || (i * 7919 % 100003)::varchar || ' ', 20) as text from range(100000) t(i)"
     )
     logged = {}
     for scratch in (False, True):
@@ -125,8 +125,8 @@ def test_a_runs_temporary_database_writes_its_rows_past_the_log(tmp_path):
             with engine.atomic("interrupted"):
                 engine.create_table("documents", Statement("t", "duckdb", rows))
             logged[scratch] = path.with_name(path.name + ".wal").stat().st_size
-            assert engine.fetch_rows(Statement("c", "duckdb", "select count(*) from documents")) == [(50_000,)]
+            assert engine.fetch_rows(Statement("c", "duckdb", "select count(*) from documents")) == [(100_000,)]
         finally:
             engine.close()
-    assert logged[False] > 25_000_000  # 50,000 rows of ~560 characters, logged whole (DuckDB's default)
-    assert logged[True] < 5_000_000  # three full row groups written to the file, 848 rows logged
+    assert logged[False] > 15_000_000  # 100,000 rows of ~200 characters, logged whole (DuckDB's default)
+    assert logged[True] < 2_000_000  # three full row groups written to the file, 1,696 rows logged

@@ -38,6 +38,12 @@ class Read:
             return self.spool.text_bytes
         return 0 if self.raw is None else self.raw.column("text").nbytes
 
+    @property
+    def documents(self) -> int:
+        if self.spool is not None:
+            return self.spool.documents
+        return 0 if self.raw is None else self.raw.num_rows
+
     def close(self) -> None:
         """Remove the spool's file, if any (once the engine no longer reads it); never fails."""
         if self.spool is not None:

@@ -36,11 +36,11 @@ STORAGE_COMPATIBILITY = "v1.2.0"
 # a --db file: 122,880). A transaction writes its full row groups to the database file as it goes,
 # compressed, and logs the rest to the write-ahead log uncompressed until it commits: with the
 # default, the documents stage of 100k reviews (150 MB of text) logged text and norm whole, 304 MB
-# beside the file they were then checkpointed into (the run's peak: 652 MB with its spool; 386 MB
-# at 16,384 rows, and 17 % less wall time). Smaller row groups compress a little less (the kept
-# reviews index: 233 instead of 218 MB; the Debian descriptions' band hashes more), so a database
-# that is kept keeps DuckDB's default.
-SCRATCH_ROW_GROUP_ROWS = 16_384
+# beside the file they were then checkpointed into (the run's peak: 652 MB with its spool; 374 MB
+# at 32,768 rows, and 15 % less wall time). Smaller row groups compress less: at 16,384 rows the
+# temporary database of 1M short documents took 639 MB instead of 465 (499 at 32,768), and a kept
+# reviews index 233 MB instead of 218 (219 at 32,768), so a database that is kept keeps the default.
+SCRATCH_ROW_GROUP_ROWS = 32_768
 DATABASE = "dedup"  # the catalog name of a run's temporary database (current_database())
 PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 # A table whose rows may be written in any order says so in its SQL header (`-- order: any`). DuckDB
