@@ -121,11 +121,10 @@ def execute(
                 engine.unregister("raw_documents")
                 engine.unregister("raw_skipped")
             summary.account(loaded.loaded, loaded.skipped.num_rows, loaded.latin1)
-            summary.copy_groups, summary.copies, summary.distinct_texts = engine.fetch_rows(plan.query("exact_copies"))[
-                0
-            ]
+            copies = engine.fetch_rows(plan.query("exact_copies"))[0]
+            summary.copy_groups, summary.copies, summary.distinct_texts, summary.copy_pairs = copies
             notes = few_words_note(engine, settings, summary) + keep_by_note(engine, settings)
-            summary.notes = loaded.notes + notes
+            summary.notes = loaded.notes + notes + copies_note(settings, summary)
             if settings.method == Method.lsh:  # free: one pass over the verified candidates
                 summary.expected_missed = expected_missed(engine, settings)
             seconds = {s.name: round(s.seconds, 4) for s in summary.stages}
@@ -243,6 +242,24 @@ def few_words_note(engine: Engine, settings: Settings, summary: Summary) -> list
         f"{counted(long_words, 'document has', 'documents have')} more than {CHARS_PER_WORD} characters "
         f"between spaces: text written without spaces between words (Chinese, Japanese, Thai) has few words to "
         f"shingle; {advice}"
+    ]
+
+
+# Pairs listed past which a listing that is mostly pairs of exact copies gets a note.
+MANY_PAIRS = 10_000
+
+
+def copies_note(settings: Settings, summary: Summary) -> list[str]:
+    """A note when most of the pairs listed are pairs of exact copies: 842k Debian package
+    summaries listed 27.4 million pairs, nearly all inside groups of identical texts, and 165 of
+    230 seconds went to printing them; --pairs between-groups lists the others."""
+    if settings.pairs != PairsListed.all or summary.pairs < MANY_PAIRS or 2 * summary.copy_pairs < summary.pairs:
+        return []
+    share = summary.copy_pairs / summary.pairs
+    return [
+        f"{summary.copy_pairs:,} of the {summary.pairs:,} pairs ({share:.0%}) are exact copies of one another "
+        f"(the same normalized text); --pairs between-groups lists the pairs between different texts only, "
+        "and the clusters (--keep, --export survivors=F) keep one of each group"
     ]
 
 

@@ -38,6 +38,7 @@ class Summary:
     copy_groups: int = 0  # groups of two or more documents with the same normalized text
     copies: int = 0  # the documents in them
     distinct_texts: int = 0  # distinct normalized texts among the documents with shingles
+    copy_pairs: int = 0  # the pairs inside the groups of copies (all pairs: Jaccard 1)
     bands: int = 0
     rows: int = 0
     detection_probability: float = 0.0

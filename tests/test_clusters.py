@@ -115,3 +115,58 @@ def test_run_with_db_builds_clusters_with_the_keep_rule(tmp_path):
     docs = {"b": "one two three four five six", "a": "one two three four five six!", "c": "unrelated words"}
     db = make_index(tmp_path, docs, "index", "--keep", "min-id", "--threshold", "0.5")
     assert rows(db, "select id from clusters where is_survivor order by id") == [("a",), ("c",)]
+
+
+def copies_corpus(folder):
+    """4 groups of exact copies (sizes 2, 3, 5, 8: 1 + 3 + 10 + 28 = 42 pairs inside them) and one
+    near copy of the first text: its pairs with the group of 2 are between different texts."""
+    import random
+
+    rng = random.Random(4)
+    words = [f"w{i}" for i in range(300)]
+    folder.mkdir()
+    texts = [" ".join(rng.choice(words) for _ in range(60)) for _ in range(4)]
+    for group, (text, size) in enumerate(zip(texts, (2, 3, 5, 8), strict=True)):
+        for copy in range(size):
+            (folder / f"g{group}-{copy}.txt").write_text(text + ("\n" if copy % 2 else ""), encoding="utf-8")
+    (folder / "near.txt").write_text(texts[0] + " and one more", encoding="utf-8")
+    return folder
+
+
+def test_a_listing_mostly_of_exact_copies_says_so(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from dedup import pipeline
+    from dedup.cli import app
+
+    monkeypatch.setattr(pipeline, "MANY_PAIRS", 10)
+    corpus = copies_corpus(tmp_path / "in")
+    listed = CliRunner().invoke(app, ["run", str(corpus), "-o", str(tmp_path / "p.csv")])
+    assert listed.exit_code == 0, listed.stderr
+    # near.txt pairs with both copies of group 0: 44 pairs, 42 of them inside the groups
+    assert "note: 42 of the 44 pairs (95%) are exact copies of one another" in listed.stderr
+    assert "--pairs between-groups lists the pairs between different texts only" in listed.stderr
+    between = CliRunner().invoke(app, ["run", str(corpus), "-o", str(tmp_path / "b.csv"), "--pairs", "between-groups"])
+    assert "are exact copies of one another" not in between.stderr and "wrote 2 pairs" in between.stderr
+    monkeypatch.setattr(pipeline, "MANY_PAIRS", 45)  # fewer pairs than that: no note
+    assert "exact copies of one another" not in CliRunner().invoke(app, ["run", str(corpus)]).stderr
+
+
+def test_clusters_prints_a_limited_table_and_says_so(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from dedup.cli import app, index
+
+    monkeypatch.setattr(index, "SHOWN_CLUSTER_ROWS", 5)
+    db = tmp_path / "run.duckdb"
+    assert CliRunner().invoke(app, ["run", str(copies_corpus(tmp_path / "in")), "--db", str(db)]).exit_code == 0
+    table = CliRunner().invoke(app, ["clusters", str(db)], env={"COLUMNS": "200"})
+    assert table.exit_code == 0, table.stderr
+    assert len(table.stdout.strip().splitlines()) == 2 + 5  # the header, its rule and 5 rows
+    assert f"showing 5 of 19 rows (--limit 0 prints them all; dedup export {db} --what clusters" in table.stderr
+    every = CliRunner().invoke(app, ["clusters", str(db), "--limit", "0"], env={"COLUMNS": "200"})
+    assert len(every.stdout.strip().splitlines()) == 2 + 19 and "showing" not in every.stderr
+    csv = CliRunner().invoke(app, ["clusters", str(db), "--format", "csv"])
+    assert len(csv.stdout.strip().splitlines()) == 1 + 19 and "showing" not in csv.stderr
+    two = CliRunner().invoke(app, ["clusters", str(db), "--format", "csv", "--limit", "2"])
+    assert len(two.stdout.strip().splitlines()) == 1 + 2 and "showing 2 of 19 rows" in two.stderr

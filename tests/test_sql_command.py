@@ -157,3 +157,40 @@ def test_a_stdout_that_cannot_be_written_is_one_line_and_exit_1(db, args, stdout
             target.close()
     assert done.returncode == 1, done.stderr
     assert done.stderr == message
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv", ".jsonl"])
+def test_a_result_is_written_to_the_file_output_names(db, tmp_path, suffix):
+    # the sealed database refused COPY ("file system operations are disabled"): no way to Parquet
+    import pyarrow.csv
+    import pyarrow.json
+    import pyarrow.parquet as pq
+
+    query = "select 1 as ignored; select doc_id_a, doc_id_b, jaccard from pairs order by all"
+    out = tmp_path / f"pairs{suffix}"
+    result = sql(db, query, "--output", out)
+    assert result.stdout == "" and f"wrote 4 rows to {out}" in result.stderr
+    read = {".parquet": pq.read_table, ".csv": pyarrow.csv.read_csv, ".jsonl": pyarrow.json.read_json}[suffix](out)
+    expected = duckdb.connect(str(db), read_only=True).sql(query.split(";")[1]).to_arrow_table()
+    assert read.column_names == ["doc_id_a", "doc_id_b", "jaccard"]
+    assert read.to_pylist() == expected.to_pylist()
+    piped = sql(db, "-o", tmp_path / "n.parquet", stdin="select count(*) as n from documents;")
+    assert pq.read_table(tmp_path / "n.parquet").to_pylist() == [{"n": 100}] and "wrote 1 row" in piped.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["select 1", "-o", "{tmp}/x.txt"], "cannot tell the output format of"),
+        (["set threads = 1", "-o", "{tmp}/x.csv"], "the configuration has been locked"),
+        (["select 1", "-o", "{db}"], "cannot tell the output format of"),  # the database is never written
+        (["copy (select * from pairs) to '{tmp}/x.parquet'"], "write a result to a file with --output F.parquet"),
+    ],
+)
+def test_what_cannot_be_written_is_one_line(db, tmp_path, args, message):
+    given = [a.format(tmp=tmp_path, db=db) for a in args]
+    result = CliRunner().invoke(app, ["sql", str(db), *given])
+    assert result.exit_code in (1, 2) and message in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "x.csv").exists() and not (tmp_path / "x.parquet").exists()
+    assert db.stat().st_size > 0  # the database, not overwritten

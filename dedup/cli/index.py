@@ -35,6 +35,11 @@ ResolveOption = Annotated[
 app = command_group()
 
 
+# The rows `dedup clusters` prints as a table unless --limit says otherwise: 842k package summaries
+# have 145,747 rows of clusters.
+SHOWN_CLUSTER_ROWS = 100
+
+
 @app.command()
 def clusters(
     db: Db,
@@ -44,6 +49,12 @@ def clusters(
     ] = None,
     resolve: ResolveOption = None,
     output_format: OutputFormat = TableFormat.table,
+    limit: Annotated[
+        Optional[int],
+        typer.Option(
+            help="Print at most this many rows, 0 for all [default: 100 as a table, all in csv or jsonl].", min=0
+        ),
+    ] = None,
     memory_limit: MemoryLimit = None,
 ) -> None:
     """Print the clusters of 2 or more (connected components of the pairs) with each document's survivor,
@@ -54,13 +65,22 @@ def clusters(
     from ..index.documents import open_index
     from ..index.export import export_table
 
+    if limit is None:
+        limit = SHOWN_CLUSTER_ROWS if output_format == TableFormat.table else 0
     try:
         with stoppable() as attach, open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
             attach(con)
             table = export_table(con, ExportKind.clusters, keep, resolve)
     except DedupError as error:
         fail(error)
-    print_table(table, output_format)
+    shown = table if not limit else table.slice(0, limit)
+    print_table(shown, output_format, more_follows=shown.num_rows < table.num_rows)
+    if shown.num_rows < table.num_rows:
+        stderr.print(
+            f"showing {shown.num_rows:,} of {counted(table.num_rows, 'row')} (--limit 0 prints them all; "
+            f"dedup export {db} --what clusters -o F.parquet writes them)",
+            markup=False,
+        )
 
 
 @app.command()

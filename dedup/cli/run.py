@@ -39,6 +39,10 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    import pyarrow as pa
+
     from ..engines import Engine
 
 app = command_group()
@@ -249,26 +253,45 @@ def sql(
         typer.Argument(help="SQL to run, read-only; several statements separated by ; [default: read from stdin]."),
     ] = None,
     output_format: OutputFormat = TableFormat.table,
+    output: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--output",
+            "-o",
+            help="Write the (last) statement's result to a .parquet, .csv or .jsonl file instead of printing it.",
+        ),
+    ] = None,
     memory_limit: MemoryLimit = None,
 ) -> None:
     """Run read-only SQL on a run's database and print every statement's result, streamed.
 
     Without a query, statements are read from stdin; on a terminal, one at a time at a prompt.
-    Tables wider than the terminal are printed one record at a time.
+    Tables wider than the terminal are printed one record at a time. The database is opened
+    read-only and the SQL reads no other file (no COPY): --output writes a result to a file.
 
-    Example: dedup sql run.duckdb "select * from pairs order by jaccard desc limit 10"
+    Example: dedup sql run.duckdb "select * from pairs where jaccard < 0.9" -o near.parquet
     """
     from ..index.explore import open_readonly
+    from ..output import check_targets, format_for
     from ..settings import Limits
 
     try:
-        with open_readonly(db, Limits(memory_limit=memory_limit)) as engine, writing_stdout():
+        if output is not None:
+            format_for(output)
+            check_targets([("--output", output)], db)
             if query is None and sys.stdin.isatty():
+                raise UsageError("--output writes the result of SQL given as an argument or on stdin, not at a prompt")
+        with open_readonly(db, Limits(memory_limit=memory_limit)) as engine, writing_stdout():
+            if output is not None:
+                rows = write_result(engine, read_stdin() if query is None else query, output)
+            elif query is None and sys.stdin.isatty():
                 interactive(engine, output_format, input)
             else:
                 print_results(engine, read_stdin() if query is None else query, output_format)
     except DedupError as error:
         fail(error)
+    if output is not None:
+        stderr.print(f"wrote {counted(rows, 'row')} to {output}", markup=False)
 
 
 NOT_UTF8_SQL = "the SQL is not UTF-8 text"
@@ -305,6 +328,39 @@ def print_results(engine: "Engine", query: str, output_format: TableFormat) -> N
         if number:
             sys.stdout.write("\n")
         print_table(reader, output_format, max_width=width)
+
+
+def write_result(engine: "Engine", query: str, output: Path) -> int:
+    """The last statement's result written to `output` in the format its suffix names, streamed
+    (the statements before it run first); its rows. A last statement without rows is refused."""
+    from ..index.explore import results, statements
+
+    if not is_utf8(query):
+        raise UsageError(NOT_UTF8_SQL)
+    texts = statements(engine, query)
+    for reader in results(engine, ";\n".join(texts[:-1])):
+        reader.read_all()
+    for reader in results(engine, "".join(texts[-1:])):
+        return write_counted(reader, output)
+    raise UsageError("the last statement gives no result to write (give a select)")
+
+
+def write_counted(reader: "pa.RecordBatchReader", output: Path) -> int:
+    """The reader's rows written to `output` (by its suffix, replaced once complete); how many."""
+    import pyarrow as pa
+
+    from ..output import write_table
+
+    rows = 0
+
+    def batches() -> "Iterator[pa.RecordBatch]":
+        nonlocal rows
+        for batch in reader:
+            rows += batch.num_rows
+            yield batch
+
+    write_table(pa.RecordBatchReader.from_batches(reader.schema, batches()), output)
+    return rows
 
 
 def interactive(engine: "Engine", output_format: TableFormat, read_line: Callable[[str], str]) -> None:

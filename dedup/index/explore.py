@@ -41,7 +41,7 @@ def results(engine: Engine, text: str) -> Iterator[pa.RecordBatchReader]:
         try:
             reader = engine.stream_arrow(user_query(statement, engine.dialect), BATCH_ROWS)
         except EngineError as error:
-            raise lean_hint(engine, error) from None
+            raise sealed_hint(lean_hint(engine, error)) from None
         if reader is None:
             continue
         try:
@@ -61,3 +61,15 @@ def lean_hint(engine: Engine, error: EngineError) -> EngineError:
             "run again with --keep-all-tables to keep them)"
         )
     return error
+
+
+def sealed_hint(error: EngineError) -> EngineError:
+    """DuckDB's error, saying what to do when the statement reads or writes a file (COPY, read_csv,
+    ATTACH): the sealed connection refuses every file but its database."""
+    message = str(error)
+    if "file system operations are disabled" not in message:
+        return error
+    return EngineError(
+        f"{message} (dedup sql reads the database and no other file: write a result to a file with "
+        "--output F.parquet, F.csv or F.jsonl)"
+    )

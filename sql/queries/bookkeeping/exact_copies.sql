@@ -2,8 +2,9 @@
 -- reads:  documents(doc_id, norm), signatures(doc_id)
 -- params: (none)
 -- The exact copies among the documents with shingles (the same normalized text, which the pair
--- stages compare once per group): groups of two or more, the documents in them, and how many
--- distinct texts there are. For the summary of a run.
+-- stages compare once per group): groups of two or more, the documents in them, how many
+-- distinct texts there are, and the pairs inside the groups (each is a pair: Jaccard 1). For the
+-- summary of a run.
 with groups as (
     select count(*) as size
     from documents
@@ -13,5 +14,6 @@ with groups as (
 select
     count(*) filter (where size > 1) as copy_groups,
     cast(coalesce(sum(size) filter (where size > 1), 0) as bigint) as copies,
-    count(*) as distinct_texts
+    count(*) as distinct_texts,
+    cast(coalesce(sum(size * (size - 1)) filter (where size > 1), 0) / 2 as bigint) as copy_pairs
 from groups
