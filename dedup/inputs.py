@@ -22,6 +22,7 @@ import pyarrow as pa
 from .corpus import FileStamp, Read, copied_input, digest_tables, duplicate_id, read_by_python
 from .engines import Engine, engine_kind
 from .errors import UsageError
+from .output import STREAM_ROWS
 from .reports import Progress
 from .settings import EngineOptions, Reading
 from .sqlfiles import query, tables_needed
@@ -196,9 +197,14 @@ class ReadByPython(Inputs):
         out = self.copy_to
         if out is None:
             return
-        from .corpus import write_deduplicated_input
+        from .corpus import is_table_copy, write_deduplicated_input, write_kept_documents
         from .index import clusters
 
+        if is_table_copy(self.reading, out):  # a folder or --lines file to a table: the kept documents
+            rows = engine.stream_arrow(query("kept_documents", dialect=engine.dialect), STREAM_ROWS)
+            assert rows is not None, "a query has rows"
+            write_kept_documents(self.reading, out, rows, self.stamp)
+            return
         by_number = copied_input(self.reading).numbered_lines  # a --lines file's lines, named or not
         dropped = clusters.dropped_positions(engine) if by_number else clusters.dropped_ids(engine)
         write_deduplicated_input(self.reading, out, dropped, self.stamp)

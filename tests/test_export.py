@@ -139,6 +139,66 @@ def test_write_deduplicated_folder(tmp_path):
     assert (out / "sub" / "a3.txt").read_text() == DOCS["a3"]
 
 
+@pytest.mark.parametrize("suffix", [".parquet", ".csv", ".jsonl"])
+def test_write_deduplicated_folder_named_for_a_table_is_that_table(tmp_path, suffix):
+    """A copy named out.parquet of a folder was a folder of text files of that name, which
+    `dedup run out.parquet` then refused ("Parquet magic bytes not found")."""
+    folder = tmp_path / "corpus"
+    (folder / "sub").mkdir(parents=True)
+    for name, text in DOCS.items():
+        (folder / "sub" / f"{name}.txt").write_text(text)
+    (folder / "empty.txt").write_text("")
+    (folder / "binary.bin").write_bytes(b"\x00\x01")
+    out = tmp_path / f"clean{suffix}"
+    invoke("run", folder, "-q", "--threshold", "0.5", "-k", "5", "--keep", "longest", "--write-deduplicated", out)
+    assert out.is_file()
+    read = {".parquet": pq.read_table, ".csv": pcsv.read_csv, ".jsonl": pjson.read_json}[suffix](out)
+    # the kept documents in input order (ids sorted as listed), the empty one too; no binary file
+    assert read.column_names == ["id", "text"]
+    assert read.to_pylist() == [
+        {"id": "empty.txt", "text": ""},
+        {"id": "sub/a3.txt", "text": DOCS["a3"]},
+        {"id": "sub/b2.txt", "text": DOCS["b2"]},
+        {"id": "sub/c.txt", "text": DOCS["c"]},
+    ]
+    again = invoke("run", out, "--threshold", "0.5", "-k", "5", "-o", tmp_path / "p.csv")
+    assert (tmp_path / "p.csv").read_text() == "id_a,id_b,jaccard,estimate\n", again.stderr
+
+
+def test_write_deduplicated_lines_to_a_table_names_them_by_number_or_ids(tmp_path):
+    lines = tmp_path / "lines.txt"
+    lines.write_text("same line here\nother line there\nsame line here\n")
+    out = tmp_path / "kept.parquet"
+    invoke("run", lines, "--lines", "-q", "--write-deduplicated", out)
+    assert pq.read_table(out).to_pylist() == [
+        {"id": 1, "text": "same line here"},
+        {"id": 2, "text": "other line there"},
+    ]
+    names = tmp_path / "names.txt"
+    names.write_text("z\ny\nx\n")  # --keep min-id keeps line 3 (x) of the two copies
+    invoke(
+        "run",
+        lines,
+        "--lines",
+        "--ids",
+        names,
+        "-q",
+        "--keep",
+        "min-id",
+        "--write-deduplicated",
+        out := tmp_path / "named.parquet",
+    )
+    assert pq.read_table(out).to_pylist() == [
+        {"id": "y", "text": "other line there"},
+        {"id": "x", "text": "same line here"},
+    ]
+    refused = CliRunner().invoke(
+        app, ["run", str(lines), "--lines", "--write-deduplicated", str(tmp_path / "k.csv.gz")]
+    )
+    assert refused.exit_code == 2 and "copied to a table uncompressed; name it k.csv" in refused.stderr
+    assert not (tmp_path / "k.csv.gz").exists()
+
+
 def test_write_deduplicated_folder_keeps_what_was_not_read(tmp_path):
     """A hidden folder (.git, .config) was left out of the copy whole, and a link to a folder, or a
     broken one, was dropped: a user who kept the copy lost them. Now a hidden folder is copied whole

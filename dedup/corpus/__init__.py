@@ -41,7 +41,7 @@ from .tables import (
     names_below,
     table_format,
 )
-from .write import check_target, copied_input, write_deduplicated_input
+from .write import check_target, copied_input, is_table_copy, write_deduplicated_input, write_kept_documents
 
 __all__ = [
     "UNDERSCORE_NAME",
@@ -58,6 +58,8 @@ __all__ = [
     "Stdin",
     "Table",
     "TextFile",
+    "is_table_copy",
+    "write_kept_documents",
     "input_kind",
     "keep_by_refused",
     "names_below",

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyarrow as pa
+
 from ..errors import InputError, UsageError
-from ..output import check_new_target, replacing
+from ..formats import COMPRESSED, OUTPUT_FORMATS
+from ..output import check_new_target, format_for, replacing, write_rows
 from ..settings import Reading
-from .kinds import Input, input_kind
+from .kinds import Input, Table, input_kind
 from .stamp import FileStamp, changed_files
 
 
@@ -25,6 +28,7 @@ def check_target(reading: Reading, out: Path) -> Input:
     to; the input copied."""
     source = copied_input(reading)
     source.check_copy(out)
+    is_table_copy(reading, out)  # a compressed table's name for a folder's copy: refused
     check_new_target(out, "--write-deduplicated", reading.inputs)
     return source
 
@@ -46,6 +50,33 @@ def write_deduplicated_input(
     source = check_target(reading, out)
     with replacing(out) as target:  # a file, or a folder (a folder's write_copy makes it)
         source.write_copy(target, dropped, reading)
+        _check_unchanged(source, read)
+
+
+def is_table_copy(reading: Reading, out: Path) -> bool:
+    """Whether the copy of a folder or a --lines file is a table (`id`, `text`): its name's suffix
+    names a table format (a copy named out.parquet was a folder of text files of that name). A
+    compressed table's name (out.csv.gz) is refused: it cannot be written so."""
+    if isinstance(copied_input(reading), Table):
+        return False
+    if out.suffix.lower() in OUTPUT_FORMATS:
+        return True
+    if out.suffix.lower() in COMPRESSED and Path(out.stem).suffix.lower() in OUTPUT_FORMATS:
+        raise UsageError(
+            f"--write-deduplicated {out}: a folder or --lines file is copied to a table uncompressed; "
+            f"name it {Path(out.stem).name}"
+        )
+    return False
+
+
+def write_kept_documents(
+    reading: Reading, out: Path, rows: pa.RecordBatchReader, read: tuple[FileStamp, ...] | None = None
+) -> None:
+    """Write the kept documents (`rows`: id, text, in input order) to `out` as the table its suffix
+    names, kept only if the input is still what the run read (as write_deduplicated_input)."""
+    source = check_target(reading, out)
+    with replacing(out) as target:
+        write_rows(rows, target, format_for(out))
         _check_unchanged(source, read)
 
 
