@@ -22,7 +22,7 @@ from .index.export import needs_clusters
 from .inputs import open_inputs
 from .output import STREAM_ROWS
 from .records import checkpoints, input_fingerprint
-from .reports import Progress, RunResult, StageReport, Summary
+from .reports import MemoryUse, Progress, RunResult, StageReport, Summary, peak_memory
 from .runner import STAGES_KEPT, run_stages
 from .settings import Settings
 from .sqlfiles import query
@@ -108,6 +108,7 @@ def execute(
             if on_open is not None:
                 on_open(engine)
             progress.attach(engine)
+            limit = engine.memory_limit()
             own = engine.own_files()
             disk.watch(*own)
             loaded = inputs.load(engine, plan)
@@ -159,6 +160,7 @@ def execute(
                 pairs_to(counting(reader, result))
         disk.stop()  # the engine closed: its database checkpointed, its temporary files gone
         summary.disk = disk_use(disk, settings, own, text_bytes)
+        summary.memory = MemoryUse(peak_memory(), limit, settings.memory_limit)
         return result
     except KeyboardInterrupt:
         raise Interrupted(STAGES_KEPT if settings.db is not None else NOTHING_KEPT) from None

@@ -25,6 +25,26 @@ class StageReport:
     counts: str | None = None  # the run's count that its rows are (the stage's `counts:` header)
 
 
+@dataclass(frozen=True)
+class MemoryUse:
+    """peak: the most memory this process held (its resident set, Python's and DuckDB's); limit:
+    the engine's limit as it says it (None: it says none); given: the --memory-limit it is a share
+    of (None: not given)."""
+
+    peak: int
+    limit: str | None
+    given: str | None
+
+
+def peak_memory() -> int:
+    """This process's largest resident set so far, in bytes."""
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, KiB on Linux
+
+
 @dataclass
 class Summary:
     read: int = 0
@@ -46,6 +66,7 @@ class Summary:
     notes: list[str] = field(default_factory=list)
     stages: list[StageReport] = field(default_factory=list)
     disk: DiskUse | None = None  # the peak of the run's own files and what its database keeps
+    memory: MemoryUse | None = None  # the process's peak and the engine's limit
 
     @property
     def complete(self) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import REPO
 from corpora import planted_corpus
 from indexing import make_index, write_jsonl
 from typer.testing import CliRunner
@@ -62,3 +63,19 @@ def test_a_memory_limit_below_what_the_threads_pin_is_refused_at_the_start(tmp_p
     assert f"give --memory-limit {floor}MB or more" in result.stderr and result.stderr.count("\n") == 1
     at = ["run", str(lines), "--lines", "--threads", str(threads), "--memory-limit", f"{floor}MB", "-q"]
     assert CliRunner().invoke(app, at).exit_code == 0
+
+
+def test_the_summary_says_the_memory_a_run_took_and_its_limit(tmp_path):
+    # without --memory-limit DuckDB takes 80 % of the machine, which neither --help nor the summary said
+    import duckdb
+
+    default = CliRunner().invoke(app, ["run", str(REPO / "data" / "clough"), "-o", str(tmp_path / "p.csv")])
+    line = next(line for line in default.stderr.splitlines() if line.startswith("memory: "))
+    limit = duckdb.connect().sql("select current_setting('memory_limit')").fetchall()[0][0]
+    assert line.endswith(f"; limit {limit} (DuckDB's default, 80 % of this machine's memory: --memory-limit sets it)")
+    peak = line.split("peak ")[1].split(" (this process)")[0]
+    assert peak.endswith(" MB") and 50 < float(peak.removesuffix(" MB")) < 5_000
+    given = CliRunner().invoke(
+        app, ["run", str(REPO / "data" / "clough"), "--memory-limit", "1GB", "-o", str(tmp_path / "q.csv")]
+    )
+    assert "; limit 619.8 MiB (DuckDB's share of --memory-limit 1GB, the rest Python's)" in given.stderr

@@ -60,8 +60,8 @@ Threads = Annotated[Optional[int], typer.Option(help="DuckDB threads [default: a
 MemoryLimit = Annotated[
     Optional[str],
     typer.Option(
-        help="DuckDB memory limit, e.g. 2GB (at least 128MB and 48MB a thread); larger work spills to <db>.tmp "
-        "next to the database."
+        help="Memory budget, e.g. 2GB (at least 128MB and 48MB a thread); larger work spills to <db>.tmp "
+        "next to the database, or --temp-dir [default: DuckDB's, 80% of this machine's memory]."
     ),
 ]
 

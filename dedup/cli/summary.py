@@ -14,9 +14,9 @@ from rich.table import Table
 
 from ..disk import DiskUse
 from ..engines import Engine
-from ..reports import Progress, RunResult, StageReport
+from ..reports import MemoryUse, Progress, RunResult, StageReport
 from ..settings import Sketch
-from ..wording import counted
+from ..wording import counted, sized
 
 if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
@@ -166,6 +166,17 @@ def expected_missed_line(missed: float, found: int) -> str:
     )
 
 
+def memory_line(memory: MemoryUse) -> str:
+    """The memory the run took, and the limit it ran under: DuckDB's default (80 % of the machine's
+    memory) is said as such, so that a run on a shared machine knows to give --memory-limit."""
+    line = f"memory: peak {sized(memory.peak)} (this process)"
+    if memory.limit is None:
+        return line
+    if memory.given is not None:
+        return f"{line}; limit {memory.limit} (DuckDB's share of --memory-limit {memory.given}, the rest Python's)"
+    return f"{line}; limit {memory.limit} (DuckDB's default, 80 % of this machine's memory: --memory-limit sets it)"
+
+
 def disk_line(disk: DiskUse) -> str:
     """The disk the run took: its own files at their peak, and what its database keeps."""
     if disk.peak == 0 and disk.kept is None:
@@ -216,6 +227,8 @@ def print_summary(
         console.print(result.audit.summary(), markup=False)
     if s.disk is not None:
         console.print(disk_line(s.disk), markup=False)
+    if s.memory is not None:
+        console.print(memory_line(s.memory), markup=False)
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
     table.add_column("stage")
     table.add_column("rows", justify="right")

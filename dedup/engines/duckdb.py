@@ -321,6 +321,9 @@ class DuckDBEngine:
         spill = self.config.get("temp_directory")
         return (*database, *(() if spill is None else (Path(spill),)))
 
+    def memory_limit(self) -> str | None:
+        return str(self._query("select current_setting('memory_limit')")[0][0])
+
     def scratch(self) -> DuckDBEngine:
         return DuckDBEngine(duckdb.connect(config=self.config), self.config)
 

@@ -117,6 +117,11 @@ class Engine(Protocol):
         """The files and folders on this machine the engine writes for a run (its database, its
         log, its spill), for measuring the disk the run takes; () when it writes none here."""
 
+    def memory_limit(self) -> str | None:
+        """The memory the engine may use here, as it says it (DuckDB: '19.2 GiB', its default of 80 %
+        of the machine's memory unless --memory-limit set it); None when it says none (Spark's
+        memory is its executors', set by its own configuration)."""
+
     def scratch(self) -> Engine:
         """A new empty database of the same engine and options, in memory, for throwaway tables."""
 

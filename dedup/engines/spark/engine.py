@@ -467,6 +467,9 @@ class SparkEngine:
         local = Path(self.work_dir)  # a local path, or a URL (hdfs://, s3a://) that is not on this machine
         return (local,) if "://" not in self.work_dir and local.is_absolute() else ()
 
+    def memory_limit(self) -> str | None:
+        return None
+
     def scratch(self) -> Engine:
         raise EngineError("the Spark engine has no scratch database; use the DuckDB engine for index commands")
 
