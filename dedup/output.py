@@ -226,6 +226,20 @@ Rows: TypeAlias = "pa.Table | pa.RecordBatchReader"
 PARQUET_ROW_GROUP = 1_048_576
 
 
+class Counted:
+    """A reader's batches passed on as `reader`, their rows counted in `rows` as they go by: what
+    a stream wrote, known once it has been read."""
+
+    def __init__(self, source: pa.RecordBatchReader) -> None:
+        self.rows = 0
+        self.reader = pa.RecordBatchReader.from_batches(source.schema, self._batches(source))
+
+    def _batches(self, source: pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
+        for batch in source:
+            self.rows += batch.num_rows
+            yield batch
+
+
 def write_table(rows: Rows, path: Path, kind: str | None = None) -> None:
     """The rows to `path` in the format `kind`, by default the one its extension names, replacing it
     only once complete."""

@@ -20,7 +20,7 @@ from .errors import EngineError, Interrupted
 from .index import clusters
 from .index.export import needs_clusters
 from .inputs import open_inputs
-from .output import STREAM_ROWS
+from .output import STREAM_ROWS, Counted
 from .records import checkpoints, input_fingerprint
 from .reports import MemoryUse, Progress, RunResult, StageReport, Summary, peak_memory
 from .runner import STAGES_KEPT, run_stages
@@ -157,7 +157,11 @@ def execute(
             if pairs_to is not None and listed != PairsListed.none:  # streamed in batches: bounded memory
                 reader = engine.stream_arrow(plan.query(PAIRS_QUERY[listed]), STREAM_ROWS)
                 assert reader is not None, "a query has rows"
-                pairs_to(counting(reader, result))
+                streamed = Counted(reader)  # --pairs between-groups lists fewer than the pairs table holds
+                try:
+                    pairs_to(streamed.reader)
+                finally:
+                    result.listed = streamed.rows
         disk.stop()  # the engine closed: its database checkpointed, its temporary files gone
         summary.disk = disk_use(disk, settings, own, text_bytes)
         summary.memory = MemoryUse(peak_memory(), limit, settings.memory_limit)
@@ -280,19 +284,6 @@ def keep_by_note(engine: Engine, settings: Settings) -> list[str]:
         f"--keep-by {keep_by}: no row's {keep_by.column!r} is {shown}; rows of any value not listed are walked "
         "after those listed (a misspelt value is such a value)"
     ]
-
-
-def counting(reader: pa.RecordBatchReader, result: RunResult) -> pa.RecordBatchReader:
-    """The reader's batches, their rows counted in result.listed as they pass: the pairs written
-    (--pairs between-groups lists fewer than the pairs table holds)."""
-    result.listed = 0
-
-    def batches():  # type: ignore[no-untyped-def]
-        for batch in reader:
-            result.listed = (result.listed or 0) + batch.num_rows
-            yield batch
-
-    return pa.RecordBatchReader.from_batches(reader.schema, batches())
 
 
 PAIRS_QUERY = {PairsListed.all: "export_pairs", PairsListed.between_groups: "export_pairs_between_groups"}

@@ -39,8 +39,6 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     import pyarrow as pa
 
     from ..engines import Engine
@@ -347,20 +345,11 @@ def write_result(engine: "Engine", query: str, output: Path) -> int:
 
 def write_counted(reader: "pa.RecordBatchReader", output: Path) -> int:
     """The reader's rows written to `output` (by its suffix, replaced once complete); how many."""
-    import pyarrow as pa
+    from ..output import Counted, write_table
 
-    from ..output import write_table
-
-    rows = 0
-
-    def batches() -> "Iterator[pa.RecordBatch]":
-        nonlocal rows
-        for batch in reader:
-            rows += batch.num_rows
-            yield batch
-
-    write_table(pa.RecordBatchReader.from_batches(reader.schema, batches()), output)
-    return rows
+    written = Counted(reader)
+    write_table(written.reader, output)
+    return written.rows
 
 
 def interactive(engine: "Engine", output_format: TableFormat, read_line: Callable[[str], str]) -> None:
