@@ -124,7 +124,8 @@ def run(
     memory_limit: Annotated[
         Optional[str],
         typer.Option(
-            help="DuckDB memory limit, e.g. 2GB (at least 128MB and 48MB a thread); larger stages spill to --temp-dir."
+            help="Memory budget, e.g. 2GB (at least 128MB and 48MB a thread); larger stages spill to --temp-dir "
+            "[default: DuckDB's, 80% of this machine's memory]."
         ),
     ] = None,
     temp_dir: Annotated[
