@@ -3,13 +3,21 @@ may be used (a table input, `--output` and the deduplicated copy of a table, an 
 cells may hold Latin-1, a delimited format's separator, and Spark's reader of it. The readers
 (dedup.corpus.tables, dedup.corpus.kinds for Spark's) and the writers (dedup.output, dedup.index.export) look a
 format up here; no other module names one.
+
+Beside them, the compressions a file's name may add (`docs.jsonl.zst`, `a.txt.gz`): each opens a
+file so named for reading and for writing (`Compression.reader`, `.writer`), so that every reader
+and writer of text decompresses and compresses by the one rule, the name's last suffix.
 """
 
 from __future__ import annotations
 
+import io
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from pathlib import Path
+from typing import BinaryIO, NamedTuple
 
 
 class Format(StrEnum):
@@ -56,7 +64,7 @@ class Spec:
     table_input: bool = False  # read as a table input (gzip-compressed too, if compressible)
     output: bool = False  # --output, and a table's --write-deduplicated copy
     export: bool = False  # `dedup export -o`, `--export WHAT=FILE`
-    compressible: bool = False  # `.gz` after the suffix is read as gzip
+    compressible: bool = False  # a compression's suffix may follow (`.csv.gz`, `.jsonl.zst`): see COMPRESSIONS
     # the columns whose cells may be read as Latin-1 when they are not UTF-8, as a text file is:
     # every cell of a CSV (it declares no encoding: Latin-1 and cp1252 exports are common); the
     # texts of a Parquet file (UTF-8 by its spec, but a writer may not check). JSON is UTF-8 by
@@ -111,11 +119,103 @@ SPECS = {
             # it by default; both take NaN and Infinity)
             spark_reader=SparkReader("json", {"allowSingleQuotes": "false"}),
         ),
-        Spec(Format.json, (".json",), export=True),
-        Spec(Format.txt, (".txt",), export=True),
+        Spec(Format.json, (".json",), export=True, compressible=True),
+        Spec(Format.txt, (".txt",), export=True, compressible=True),
     )
 }
-COMPRESSED = (".gz",)  # a compressible table's suffix may be followed by this (`.csv.gz`)
+
+
+@dataclass(frozen=True)
+class Compression:
+    """A compression named by a file's last suffix, read and written through Arrow's codec of it
+    (multi-member gzip as `cat a.gz b.gz` makes it too; a truncated or damaged file is an OSError
+    at the place it ends, never text cut short)."""
+
+    codec: str  # Arrow's name of it
+    suffixes: tuple[str, ...]  # lowercase, with the dot; the first is the one dedup names
+    magic: bytes  # what its files start with
+    tool: str  # the command that writes a file of it to standard output
+
+    def reader(self, path: Path) -> io.BufferedReader:
+        """The file at `path` (opened by its bytes: a name that is not UTF-8 too), decompressed."""
+        import pyarrow as pa
+
+        stream = pa.CompressedInputStream(pa.OSFile(os.fsencode(path)), self.codec)
+        return io.BufferedReader(stream, 2**20)  # type: ignore[arg-type]
+
+    def decompressing(self, file: BinaryIO) -> io.BufferedReader:
+        """An open file read decompressed, left open when what reads it is closed (its caller reads
+        it again: the CSV check, then the rows)."""
+        import pyarrow as pa
+
+        stream = pa.CompressedInputStream(pa.PythonFile(_Borrowed(file), mode="r"), self.codec)
+        return io.BufferedReader(stream, 2**20)  # type: ignore[arg-type]
+
+    def writer(self, path: Path) -> BinaryIO:
+        """A new file at `path`, compressed as it is written."""
+        import pyarrow as pa
+
+        stream = pa.CompressedOutputStream(pa.OSFile(os.fsencode(path), "wb"), self.codec)
+        return io.BufferedWriter(stream, 2**20)  # type: ignore[arg-type]
+
+
+class _Borrowed(io.RawIOBase):
+    """A file read through another object, which closes this one, never the file."""
+
+    def __init__(self, file: BinaryIO) -> None:
+        self._file = file
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        data = self._file.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+COMPRESSIONS = (
+    Compression("gzip", (".gz",), b"\x1f\x8b", "zcat"),
+    Compression("zstd", (".zst", ".zstd"), b"\x28\xb5\x2f\xfd", "zstdcat"),
+)
+COMPRESSED = tuple(suffix for compression in COMPRESSIONS for suffix in compression.suffixes)
+
+
+def compression_of(path: Path | str) -> Compression | None:
+    """The compression a file's name says (its last suffix), None for a plain file."""
+    suffix = Path(path).suffix.lower()
+    return next((c for c in COMPRESSIONS if suffix in c.suffixes), None)
+
+
+def plain_name(path: Path) -> Path:
+    """The name without its compression suffix (`docs.csv` for `docs.csv.gz`)."""
+    return path.with_suffix("") if compression_of(path) is not None else path
+
+
+def open_binary(path: Path) -> io.BufferedReader:
+    """A file for reading, decompressed when its name says a compression."""
+    compression = compression_of(path)
+    return compression.reader(path) if compression is not None else open(path, "rb")  # noqa: SIM115
+
+
+def named_format(path: Path, formats: Mapping[str, str]) -> str | None:
+    """The format of `formats` a file's name says, a compression's suffix after it allowed
+    (`pairs.csv.gz`: csv); None for another name."""
+    compression = compression_of(path)
+    return formats.get((plain_name(path) if compression is not None else path).suffix.lower())
+
+
+def compressed_as(head: bytes) -> Compression | None:
+    """The compression whose magic bytes a file starts with, whatever its name."""
+    return next((c for c in COMPRESSIONS if head.startswith(c.magic)), None)
+
+
+def open_text(path: Path, newline: str) -> io.TextIOWrapper:
+    """A new UTF-8 text file for writing, compressed when its name says a compression."""
+    compression = compression_of(path)
+    if compression is None:
+        return open(path, "w", encoding="utf-8", newline=newline)  # noqa: SIM115
+    return io.TextIOWrapper(compression.writer(path), encoding="utf-8", newline=newline)
 
 
 def _suffixes(use: str) -> dict[str, Format]:
@@ -130,9 +230,10 @@ SUFFIX = {spec.format: spec.suffixes[0] for spec in SPECS.values()}  # the suffi
 
 
 def table_suffixes() -> str:
-    """The suffixes of table inputs, as the help lists them: `.parquet, .csv, ..., .csv.gz, ...`."""
-    compressed = [suffix + gz for suffix, kind in TABLE_FORMATS.items() if compressible(kind) for gz in COMPRESSED]
-    return ", ".join([*TABLE_FORMATS, *compressed])
+    """The suffixes of table inputs, as the help lists them: `.parquet, .csv, ...`, then the
+    compressions the text formats may carry."""
+    ends = ", ".join(compression.suffixes[0] for compression in COMPRESSIONS)
+    return f"{', '.join(TABLE_FORMATS)}; the text ones also compressed, {ends}"
 
 
 def is_delimited(kind: str | None) -> bool:

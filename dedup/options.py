@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 from .corpus import check_column_options, check_target
 from .engines import engine_kind
 from .errors import UsageError
-from .formats import EXPORT_FORMATS
+from .formats import EXPORT_FORMATS, OUTPUT_FORMATS, named_format
 from .index.export import export_format
 from .names import check_not_a_loop
 from .output import (
@@ -21,6 +21,7 @@ from .output import (
     check_outside_work_dir,
     check_targets,
     check_writable,
+    format_for,
 )
 from .settings import Settings
 
@@ -47,6 +48,8 @@ def run_options(*, in_memory: bool = False, **given: Any) -> Settings:
             check_writable(settings.output)
         except UsageError as error:
             raise UsageError(f"{error}, or give --format csv or jsonl") from None
+    elif settings.output is not None and named_format(settings.output, OUTPUT_FORMATS) is not None:
+        format_for(settings.output)  # a format its name says and a compression it is not written in
     if settings.output is not None:
         check_file_target(settings.output)
     for what, path in settings.exports:

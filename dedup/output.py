@@ -17,17 +17,35 @@ from typing import Literal, TextIO, TypeAlias
 import pyarrow as pa
 
 from .errors import DedupError, UsageError, first_line
-from .formats import OUTPUT_FORMATS, Format
+from .formats import (
+    COMPRESSIONS,
+    OUTPUT_FORMATS,
+    Format,
+    compressible,
+    compression_of,
+    named_format,
+    open_text,
+    plain_name,
+)
 from .names import NAME_MAX, check_name_length, check_not_a_loop
 
 
 def format_for(path: Path, formats: Mapping[str, str] = OUTPUT_FORMATS, kind: str = "output") -> str:
-    """The format named by a file's extension in `formats`; a usage error for any other extension."""
-    try:
-        return formats[path.suffix.lower()]
-    except KeyError:
+    """The format named by a file's extension in `formats`, a compression's after it for a format
+    written so (`pairs.csv.gz`, `pairs.jsonl.zst`); a usage error for any other extension."""
+    found = named_format(path, dict(formats))
+    compression = compression_of(path)
+    if found is None:
         known = ", ".join(sorted(formats))
-        raise UsageError(f"cannot tell the {kind} format of {path}: use one of {known}") from None
+        if any(compressible(format_name) for format_name in formats.values()):
+            known += f" (the text ones also {', '.join(c.suffixes[0] for c in COMPRESSIONS)})"
+        raise UsageError(f"cannot tell the {kind} format of {path}: use one of {known}")
+    if compression is not None and not compressible(found):
+        raise UsageError(
+            f"the {kind} {path}: {found} is not written {compression.codec}-compressed (it compresses "
+            f"its own columns): name it {plain_name(path).name}"
+        )
+    return found
 
 
 def check_writable(path: Path, formats: Mapping[str, str] = OUTPUT_FORMATS, kind: str = "output") -> str:
@@ -198,7 +216,8 @@ def replacing(path: Path) -> Iterator[Path]:
     temporary = target.with_name(f".dedup-part-{os.getpid()}.{target.name}")
     if len(os.fsencode(temporary.name)) > NAME_MAX:  # a long name: one that fits, still its own
         digest = hashlib.sha256(os.fsencode(target.name)).hexdigest()[:16]
-        temporary = target.with_name(f".dedup-part-{os.getpid()}.{digest}")
+        ends = "".join(target.suffixes[-2:])[-32:]  # a compression and a format: what the writer reads
+        temporary = target.with_name(f".dedup-part-{os.getpid()}.{digest}{ends}")
     try:
         with written(path):
             yield temporary
@@ -249,14 +268,14 @@ def write_table(rows: Rows, path: Path, kind: str | None = None) -> None:
 
 def write_rows(rows: Rows, path: Path, kind: str | None = None) -> None:
     """The rows (a table, or a reader streamed batch by batch in bounded memory) to `path` as it is
-    named (no temporary file): parquet, csv or jsonl."""
+    named (no temporary file): parquet, csv or jsonl, compressed as the name says."""
     kind = kind or format_for(path)
     with written(path):
         if kind == Format.parquet:
             with pa.OSFile(os.fsencode(path), "wb") as sink:  # by its bytes: a name that is not UTF-8 too
                 _write_parquet(rows, sink)
         else:
-            with path.open("w", encoding="utf-8", newline="" if kind == Format.csv else "\n") as stream:
+            with open_text(path, newline="" if kind == Format.csv else "\n") as stream:
                 write_text_rows(rows, stream, kind)
 
 

@@ -373,11 +373,11 @@ class Settings:
     def output_kind(self) -> str | None:
         """The format the --output file is written in: the one its suffix names, else output_format
         (None: neither; refused by dedup.options)."""
-        from .formats import OUTPUT_FORMATS
+        from .formats import OUTPUT_FORMATS, named_format
 
         if self.output is None:
             return None
-        return OUTPUT_FORMATS.get(self.output.suffix.lower(), self.output_format)
+        return named_format(self.output, OUTPUT_FORMATS) or self.output_format
 
     @property
     def files_read(self) -> tuple[Path, ...]:

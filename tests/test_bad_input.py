@@ -460,7 +460,8 @@ NUM_PERM = "--num-perm must be between 1 and 1,024 (a signature is one SQL colum
         (
             ["-o", "{tmp}/out.xyz"],
             2,
-            "cannot tell the output format of {tmp}/out.xyz: use one of .csv, .jsonl, .ndjson, .parquet, "
+            "cannot tell the output format of {tmp}/out.xyz: use one of .csv, .jsonl, .ndjson, .parquet "
+            "(the text ones also .gz, .zst), "
             "or give --format csv or jsonl",
         ),
         (["--db", "{tmp}/missing/run.duckdb"], 2, "folder of the database does not exist: {tmp}/missing"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
@@ -192,11 +193,13 @@ def test_write_deduplicated_lines_to_a_table_names_them_by_number_or_ids(tmp_pat
         {"id": "y", "text": "other line there"},
         {"id": "x", "text": "same line here"},
     ]
+    invoke("run", lines, "--lines", "-q", "--write-deduplicated", out := tmp_path / "k.csv.gz")  # compressed
+    assert gzip.decompress(out.read_bytes()) == b"id,text\n1,same line here\n2,other line there\n"
     refused = CliRunner().invoke(
-        app, ["run", str(lines), "--lines", "--write-deduplicated", str(tmp_path / "k.csv.gz")]
+        app, ["run", str(lines), "--lines", "--write-deduplicated", str(tmp_path / "k.parquet.gz")]
     )
-    assert refused.exit_code == 2 and "copied to a table uncompressed; name it k.csv" in refused.stderr
-    assert not (tmp_path / "k.csv.gz").exists()
+    assert refused.exit_code == 2 and "parquet is not written gzip-compressed" in refused.stderr
+    assert "name it k.parquet" in refused.stderr and not (tmp_path / "k.parquet.gz").exists()
 
 
 def test_write_deduplicated_folder_keeps_what_was_not_read(tmp_path):

@@ -204,11 +204,11 @@ def test_a_csv_read_through_the_jvm_is_checked_as_a_local_file(spark, tmp_path, 
     try:
         data = io.BufferedReader(spark_engine._JavaStream(stream), buffer_size=5)
         with pytest.raises(InputError) as raised:
-            check_csv("t.csv", data, ",", compressed=False)
+            check_csv("t.csv", data, ",", None)
     finally:
         stream.close()
     with pytest.raises(InputError) as local:
-        check_csv("t.csv", io.BytesIO(content), ",", compressed=False)
+        check_csv("t.csv", io.BytesIO(content), ",", None)
     assert str(raised.value) == str(local.value) and "line 4" in str(local.value)
 
 
@@ -881,3 +881,37 @@ def test_a_ladder_gives_the_duckdb_survivors_on_spark_in_bounded_rounds(spark, t
     assert done.exit_code == 0, done.output
     assert spark_file.read_bytes() == duck.read_bytes()
     assert 190 <= duck.read_text().count("\n") - 1 <= 210  # about every third line
+
+
+@pytest.mark.slow
+def test_compressed_lines_and_tables_as_on_duckdb_compressed_folders_refused(spark, tmp_path):
+    """Spark's line and table readers decompress a file named .gz or .zst, as the DuckDB engine now
+    does: the same pairs. Its folder reader reads files as their bytes, so a compressed text file
+    there (which DuckDB reads decompressed) is refused, as is a folder of JSON lines shards (which
+    DuckDB reads as one table), each in one line, never read otherwise."""
+    fox = "the quick brown fox jumps over the lazy dog"
+    data = "".join(f"{fox} {i % 7}\nline {i} of other words entirely here\n" for i in range(40)).encode()
+    (tmp_path / "lines.txt.gz").write_bytes(gzip.compress(data))
+    with pa.output_stream(str(tmp_path / "t.jsonl.zst"), compression="zstd") as stream:
+        stream.write(b"".join(b'{"id":"j%d","text":"%s %d"}\n' % (i, fox.encode(), i % 3) for i in range(9)))
+    duck, spark_pairs, _ = run_both(tmp_path, [str(tmp_path / "lines.txt.gz")], "--lines", "-t", "0.5")
+    assert duck == spark_pairs and duck.count(b"\n") > 100
+    duck, spark_pairs, _ = run_both(tmp_path, [str(tmp_path / "t.jsonl.zst")], "-t", "0.5")
+    assert duck == spark_pairs and duck.count(b"\n") > 5
+    (tmp_path / "cut.txt.gz").write_bytes(gzip.compress(data)[:-30])
+    duck_error, spark_error = errors_of_both(tmp_path, [str(tmp_path / "cut.txt.gz"), "--lines"])
+    assert duck_error == spark_error and "damaged, or not gzip-compressed (Truncated compressed stream)" in duck_error
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    (folder / "a.txt").write_text(fox)
+    (folder / "b.txt.gz").write_bytes(gzip.compress(fox.encode()))
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    (shards / "README.md").write_text("# shards\n")
+    (shards / "part-0.jsonl").write_text(f'{{"text": "{fox}"}}\n')
+    for given, said in (
+        (folder, "b.txt.gz is gzip-compressed, and --engine spark reads the text files of a folder"),
+        (shards, "is a folder of jsonl shards, which --engine spark reads only as separate inputs"),
+    ):
+        refused = runner.invoke(app, ["run", str(given), "--engine", "spark", "--work-dir", str(tmp_path / "w")])
+        assert refused.exit_code == 2 and said in refused.stderr and refused.stderr.count("\n") == 1, refused.output

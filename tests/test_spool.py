@@ -148,8 +148,10 @@ def run(tmp_path: Path, name: str, inputs: list[str], options: list[str]) -> tup
 
 def account(output: str) -> list[str]:
     """The summary's lines that count documents, shingles, pairs and skipped inputs (no timings)."""
-    # the disk the run took is where it wrote (each run its own folder), not what it found
-    return [line for line in output.splitlines() if ":" in line and not line.startswith(("finished", "disk:"))]
+    # the disk the run took is where it wrote (each run its own folder), its memory what the process
+    # held before (runs in one process), not what it found
+    left_out = ("finished", "disk:", "memory:")
+    return [line for line in output.splitlines() if ":" in line and not line.startswith(left_out)]
 
 
 KINDS = [

@@ -35,8 +35,8 @@ Inputs = Annotated[
     typer.Argument(
         metavar="INPUT...",
         show_default=False,
-        help=f"Folders, text files, tables ({table_suffixes()}, a folder of .parquet files), or - for one "
-        "document per line on standard input.",
+        help=f"Folders, text files (also .gz, .zst), tables ({table_suffixes()}; a folder of table shards), "
+        "or - for one document per line on standard input.",
     ),
 ]
 Threshold = Annotated[float, typer.Option("--threshold", "-t", help="Keep pairs with Jaccard >= this.")]

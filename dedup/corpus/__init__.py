@@ -28,13 +28,12 @@ from .kinds import (
     input_kind,
     keep_by_refused,
 )
-from .lines import STDIN, mac_lines_note, read_names, read_once, refuse_binary_lines
+from .lines import STDIN, check_compressed_lines, mac_lines_note, read_names, read_once, refuse_binary_lines
 from .read import Read, check_distinct_inputs, read_by_python, read_inputs
-from .spark_plans import UNDERSCORE_NAME, DatasetPlan, FolderPlan
+from .spark_plans import UNDERSCORE_NAME, DatasetPlan, FolderPlan, refuse_compressed
 from .spool import digest_tables
 from .stamp import FileStamp
 from .tables import (
-    COMPRESSED,
     check_dataset,
     check_json_lines,
     list_dataset,
@@ -65,7 +64,6 @@ __all__ = [
     "names_below",
     "BINARY_SKIPPED",
     "BINARY_SNIFF_BYTES",
-    "COMPRESSED",
     "HIDDEN_FILE",
     "HIDDEN_FOLDER",
     "STDIN",
@@ -75,6 +73,7 @@ __all__ = [
     "FileStamp",
     "Read",
     "check_column_options",
+    "check_compressed_lines",
     "check_csv",
     "check_dataset",
     "check_distinct_inputs",
@@ -90,6 +89,7 @@ __all__ = [
     "nan_ids",
     "path_id",
     "read_by_python",
+    "refuse_compressed",
     "read_inputs",
     "read_names",
     "read_once",

@@ -15,15 +15,14 @@ constant memory), on the machine that runs dedup: on Spark, the driver reads the
 from __future__ import annotations
 
 import csv
-import gzip
 import io
 import sys
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from ..errors import InputError
+from ..formats import Compression
 from .decoding import BINARY_SNIFF_BYTES, refuse_utf16
 
 
@@ -39,14 +38,14 @@ class CsvLayout:
     crlf_in_value_line: int | None
 
 
-def check_csv(name: str, data: BinaryIO, delimiter: str, compressed: bool) -> CsvLayout:
+def check_csv(name: str, data: BinaryIO, delimiter: str, compression: Compression | None) -> CsvLayout:
     """Raise InputError, naming `name` and a line, at the first place where the file is not a CSV
     both engines read alike: a quoted value that does not end at `delimiter` or a line end (or
     never ends), a row with another number of fields than the header, a row ending with another
     line break than the header line. Blank lines are skipped, as both readers skip them; lines
-    are counted at \\n, \\r\\n and \\r."""
-    stream = gzip.GzipFile(fileobj=data, mode="rb") if compressed else data
-    # peek at the head for a UTF-16 byte order mark (open() and gzip streams can; a raw one is wrapped)
+    are counted at \\n, \\r\\n and \\r. `data` is decompressed as `compression` says."""
+    stream = compression.decompressing(data) if compression is not None else data
+    # peek at the head for a UTF-16 byte order mark (open() and buffered streams can; a raw one is wrapped)
     head = stream if hasattr(stream, "peek") else io.BufferedReader(stream, BINARY_SNIFF_BYTES)  # type: ignore[arg-type,type-var]
     text = io.TextIOWrapper(head, encoding="utf-8-sig", errors="surrogateescape", newline="")
     lines = _Lines(text)
@@ -59,13 +58,14 @@ def check_csv(name: str, data: BinaryIO, delimiter: str, compressed: bool) -> Cs
             f"{name}: line {lines.count}: a quoted value does not end at a {delimiter!r} or a line end "
             f"({error}); a stray quote would join the rows up to the next quote into one value"
         ) from None
-    except (gzip.BadGzipFile, EOFError, zlib.error) as error:
-        raise InputError(f"{name}: not a gzip-compressed file ({error})") from None
+    except OSError as error:  # Arrow's codec: not compressed so, damaged or cut short
+        assert compression is not None
+        raise InputError(f"{name}: damaged, or not {compression.codec}-compressed ({error})") from None
     finally:
         csv.field_size_limit(limit)
         text.detach()  # the caller's file stays open: it reads what was checked from it (tables._csv_parts)
         if head is not stream:
-            head.detach()  # type: ignore[union-attr]
+            head.detach()  # type: ignore[union-attr,attr-defined]
 
 
 def _check_rows(name: str, reader: Iterator[list[str]], lines: _Lines, delimiter: str) -> CsvLayout:

@@ -1,12 +1,14 @@
 """Folders of text files, one document per file: what a folder walk reads and skips (hidden
-names, symlinks, special files), a path as a document id, and a file's bytes as a document."""
+names, symlinks, special files), a path as a document id, and a file's bytes as a document (a
+file named for a compression, `a.txt.gz`, decompressed: its id keeps the name)."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..formats import SUFFIX, Format
+from ..formats import SUFFIX, Format, compression_of, plain_name
 from ..names import escaped, unescaped
 from .collected import Corpus, Skipped
 from .decoding import (
@@ -92,9 +94,9 @@ def read_folder(
 
 def read_file(corpus: Corpus, path: Path, doc_id: str) -> None:
     try:
-        data = path.read_bytes()
+        data = file_bytes(path)
     except OSError as error:
-        corpus.skipped.append(Skipped(doc_id, f"unreadable: {error.strerror}"))
+        corpus.skipped.append(Skipped(doc_id, f"unreadable: {error.strerror or error}"))
         return
     if b"\x00" in data[:BINARY_SNIFF_BYTES]:
         reason = UTF16_SKIPPED if is_utf16(data) else BINARY_SKIPPED
@@ -108,13 +110,47 @@ def read_file(corpus: Corpus, path: Path, doc_id: str) -> None:
             corpus.nearly_utf8.append((doc_id, stray))
 
 
+def file_bytes(path: Path) -> bytes:
+    """A file's bytes, decompressed when its name says a compression (dedup.formats.COMPRESSIONS);
+    an OSError names what failed (a damaged or cut short file: `Truncated compressed stream`)."""
+    compression = compression_of(path)
+    if compression is None:
+        return path.read_bytes()
+    try:
+        with compression.reader(path) as stream:
+            return stream.read()
+    except OSError as error:
+        if error.strerror:  # the file itself: not there, not allowed
+            raise
+        raise OSError(f"damaged, or not {compression.codec}-compressed ({error})") from None
+
+
+def write_file_bytes(path: Path, data: bytes) -> None:
+    """`data` written to a new file at `path`, compressed when its name says a compression."""
+    compression = compression_of(path)
+    if compression is None:
+        path.write_bytes(data)
+        return
+    with compression.writer(path) as stream:
+        stream.write(data)
+
+
+def copy_file(source: Path, target: Path) -> None:
+    """A file copied as it is, or through its bytes when the two names say different compressions
+    (`a.txt.gz` to `a.txt`): what the target's name says is what it holds."""
+    if compression_of(source) == compression_of(target):
+        shutil.copyfile(source, target)
+    else:
+        write_file_bytes(target, file_bytes(source))
+
+
 MANY_LINES = 10  # a file given alone with this many lines was probably meant as one document per line
 
 
 def note_many_lines(corpus: Corpus, path: Path) -> None:
     if not corpus.ids or corpus.ids[-1] != path_id(path):
         return  # skipped (binary, unreadable): the summary lists it already
-    if path.suffix.lower() == SUFFIX[Format.json]:  # JSON lines are often named .json (Hugging Face datasets)
+    if plain_name(path).suffix.lower() == SUFFIX[Format.json]:  # JSON lines are often named .json (Hugging Face)
         corpus.notes.append(
             f"1 document from {path}, read as text: name a JSON lines file .jsonl to read it as a table "
             "(a JSON array first through jq -c '.[]')"

@@ -33,7 +33,17 @@ from ..settings import Reading
 from .collected import Corpus
 from .columns import read_arrow
 from .decoding import UTF8_BOM
-from .folders import HIDDEN_FOLDER, note_many_lines, path_id, read_file, read_folder, walk_folder
+from .folders import (
+    HIDDEN_FOLDER,
+    copy_file,
+    file_bytes,
+    note_many_lines,
+    path_id,
+    read_file,
+    read_folder,
+    walk_folder,
+    write_file_bytes,
+)
 from .lines import STDIN, line_break, read_lines, read_once
 from .spark_plans import DatasetPlan, FolderPlan, dataset_plan, folder_plan
 from .stamp import FileStamp, stamp_input
@@ -128,12 +138,13 @@ class TextFile(Input):
         note_many_lines(corpus, self.path)
 
     def write_copy(self, out: Path, dropped: set[object], reading: Reading) -> None:
-        shutil.copyfile(self.path, out)
+        copy_file(self.path, out)
 
 
 @dataclass(frozen=True)
 class LinesFile(Input):
-    """A file of one document per line (--lines): a copy keeps the other lines byte for byte."""
+    """A file of one document per line (--lines): a copy keeps the other lines byte for byte,
+    compressed as its name says (`kept.txt.zst`)."""
 
     numbered_lines = True
 
@@ -141,7 +152,7 @@ class LinesFile(Input):
         read_lines(corpus, self.path, prefix=path_id(self.path) if prefixed else None)
 
     def write_copy(self, out: Path, dropped: set[object], reading: Reading) -> None:
-        data = self.path.read_bytes()
+        data = file_bytes(self.path)
         bom = data.startswith(UTF8_BOM)
         data = data[len(UTF8_BOM) if bom else 0 :]
         end = line_break(data)  # as the run split them
@@ -159,7 +170,7 @@ class LinesFile(Input):
             for number, (line, end) in enumerate(zip(lines, ends, strict=True), start=1)
             if number not in dropped
         )
-        out.write_bytes((UTF8_BOM if bom else b"") + body)
+        write_file_bytes(out, (UTF8_BOM if bom else b"") + body)
 
     @staticmethod
     def spark_reader(line_end: str) -> SparkReader:

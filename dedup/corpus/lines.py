@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import stat
 import sys
+from io import BufferedReader
 from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import InputError, UsageError
+from ..formats import Compression, compressed_as, compression_of
 from .collected import Corpus, check_unique
 from .decoding import BINARY_SNIFF_BYTES, UTF8_BOM, decode, refuse_utf16
 
@@ -69,18 +71,47 @@ def read_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes | Non
     in a file without any \\n (see line_break). A file with \\n is read line by line (a run holds
     what it has not written out, see dedup.corpus.spool); `data`, standard input, is read whole."""
     if data is None:
+        compression = compression_of(path)
         try:
-            with path.open("rb") as file:
-                if file.seekable() and _has_newline(file):
-                    file.seek(0)
-                    _read_line_stream(corpus, path, prefix, file)
+            if compression is not None:  # decompressed twice: to find a \n, then line by line
+                with compression.reader(path) as file:
+                    has_newline = _has_newline(file)
+                if has_newline:
+                    with compression.reader(path) as file:
+                        _read_line_stream(corpus, path, prefix, file)
                     return
-                if file.seekable():
-                    file.seek(0)
-                data = file.read()  # no line feed in it, or a named pipe (read once)
+                with compression.reader(path) as file:
+                    data = file.read()
+            else:
+                with path.open("rb") as file:
+                    if file.seekable() and _has_newline(file):
+                        file.seek(0)
+                        _read_line_stream(corpus, path, prefix, file)
+                        return
+                    if file.seekable():
+                        file.seek(0)
+                    data = file.read()  # no line feed in it, or a named pipe (read once)
         except OSError as error:
-            raise InputError(f"cannot read {path}: {error.strerror}") from None
+            if error.strerror or compression is None:
+                raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+            raise _damaged(path, compression, error) from None
     _split_lines(corpus, path, prefix, data)
+
+
+def _damaged(path: Path | str, compression: Compression, error: OSError) -> InputError:
+    return InputError(f"cannot read {path}: damaged, or not {compression.codec}-compressed ({error})")
+
+
+def check_compressed_lines(path: str, data: BinaryIO, compression: Compression) -> None:
+    """Refuse, as read_lines does, a compressed --lines file that is binary once decompressed, or
+    damaged or cut short, reading it through (for Spark's reader, which decompresses it itself)."""
+    try:
+        stream = compression.decompressing(data)
+        refuse_binary_lines(path, stream.read(BINARY_SNIFF_BYTES))
+        while stream.read(2**20):
+            pass
+    except OSError as error:
+        raise _damaged(path, compression, error) from None
 
 
 def _has_newline(file: BinaryIO) -> bool:
@@ -90,10 +121,9 @@ def _has_newline(file: BinaryIO) -> bool:
     return False
 
 
-def _read_line_stream(corpus: Corpus, path: Path, prefix: str | None, file: BinaryIO) -> None:
+def _read_line_stream(corpus: Corpus, path: Path, prefix: str | None, file: BufferedReader) -> None:
     """_split_lines for a file that holds \\n, line by line: the same documents."""
-    refuse_binary_lines(path, file.read(BINARY_SNIFF_BYTES))
-    file.seek(0)
+    refuse_binary_lines(path, file.peek(BINARY_SNIFF_BYTES)[:BINARY_SNIFF_BYTES])
     for number, line in enumerate(file, start=1):
         raw = line.removesuffix(b"\n")
         _add_line(corpus, prefix, number, raw.removeprefix(UTF8_BOM) if number == 1 else raw)
@@ -124,6 +154,12 @@ def _add_line(corpus: Corpus, prefix: str | None, number: int, raw: bytes) -> No
 def refuse_binary_lines(path: Path | str, head: bytes) -> None:
     """A --lines file whose first BINARY_SNIFF_BYTES look binary is refused (both engines)."""
     refuse_utf16(path, head)
+    compression = compressed_as(head)
+    if compression is not None:
+        raise InputError(
+            f"{path} is {compression.codec}-compressed: name it {Path(path).name}{compression.suffixes[0]} "
+            f"to read it decompressed, or give <({compression.tool} {path})"
+        )
     if _looks_binary(head):
         raise InputError(f"{path} is a binary file, not lines of text: --lines reads text files (tables without it)")
 

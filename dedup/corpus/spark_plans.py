@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import UsageError
+from ..formats import compression_of
 from ..names import is_utf8
 from ..settings import Reading
 from .folders import HIDDEN_FILE, HIDDEN_FOLDER, path_id, walk_folder
@@ -53,6 +55,19 @@ def dataset_plan(local: str, given: str, reading: Reading) -> DatasetPlan:
     return DatasetPlan(local, listing.files, [(left.source, left.reason) for left in listing.skipped(shown)])
 
 
+def refuse_compressed(name: str) -> None:
+    """Spark reads a folder's files, and a text file, as the bytes they hold (its binaryFile reader):
+    a file named for a compression, which the DuckDB engine reads decompressed, is refused rather
+    than read otherwise (as a binary file, skipped). Spark's line and table readers decompress."""
+    compression = compression_of(name)
+    if compression is not None:
+        raise UsageError(
+            f"{name} is {compression.codec}-compressed, and --engine spark reads the text files of a folder as "
+            "they are: use --engine duckdb, or decompress them first (--lines files and tables are read "
+            "decompressed on both engines)"
+        )
+
+
 def folder_plan(root: str, prefix: str, follow_links: bool) -> FolderPlan:
     """A local folder's files as the DuckDB engine lists them (dedup.corpus.folders.walk_folder: the
     same files read, the same skipped for the same reasons), but for names Spark cannot read (a
@@ -87,6 +102,7 @@ def folder_plan(root: str, prefix: str, follow_links: bool) -> FolderPlan:
         elif parts[-1].startswith("_"):
             plan.skipped.append((prefix + relative, UNDERSCORE_NAME))
         else:
+            refuse_compressed(prefix + relative)
             unlike.update(parts[:i] for i, part in enumerate(parts[:-1]) if part.startswith("_"))
             files.append((parts, path))
     below = {folder[:i] for folder in unlike for i in range(len(folder) + 1)}  # folders with such a case below

@@ -1,5 +1,5 @@
-"""Tables as inputs (Parquet files and dataset folders, CSV and TSV, JSON lines, gzip-compressed
-by extension): which file is a table, its rows read in parts, and the checks that make both
+"""Tables as inputs (Parquet files and dataset folders, CSV and TSV, JSON lines, gzip- or
+zstd-compressed by extension): which file is a table, its rows read in parts, and the checks that make both
 engines read a table alike.
 
 To add an input format: its Spec in dedup.formats, its parts in table_parts (and whole in
@@ -16,16 +16,19 @@ from typing import BinaryIO, NamedTuple
 
 import pyarrow as pa
 
-from ..errors import InputError, first_line
+from ..errors import InputError, UsageError, first_line
 from ..formats import (
     COMPRESSED,
     PARQUET,
     SUFFIX,
     TABLE_FORMATS,
+    Compression,
     Format,
     compressible,
+    compression_of,
     is_delimited,
     latin1_cells,
+    open_binary,
     separator,
 )
 from ..names import escaped, is_utf8
@@ -35,7 +38,7 @@ from .decoding import BINARY_SNIFF_BYTES, refuse_utf16
 from .folders import FOLDER_LINK, path_id
 from .lines import STDIN
 from .spool import SPOOL_BYTES
-from .walk import files_below, walk
+from .walk import walk
 
 
 def table_format(path: Path) -> str | None:
@@ -50,10 +53,13 @@ def table_format(path: Path) -> str | None:
 
 def names_below(folder: Path) -> Iterator[str]:
     """The names of the files below a folder on this machine, as they are walked (folder links not
-    followed), those starting with . or _ left out."""
-    for found in files_below(folder):
-        if not found.name.startswith(HIDDEN) and found.is_file():
-            yield found.name
+    followed), those starting with . or _ left out, and those in folders so named (a `.cache/`),
+    as list_dataset leaves them out."""
+    for top, folders, others in walk(folder):
+        folders[:] = [name for name in folders if not name.startswith(HIDDEN)]
+        for name in others:
+            if not name.startswith(HIDDEN) and (top / name).is_file():
+                yield name
 
 
 def file_format(name: str) -> str | None:
@@ -69,21 +75,44 @@ def file_format(name: str) -> str | None:
 HIDDEN = (".", "_")
 
 
+# The files a downloaded dataset keeps beside its shards (a dataset card, a licence, metadata):
+# left out of the table, as skipped inputs. By name (any suffix) or by suffix.
+ABOUT_NAMES = ("readme", "license", "licence", "copying", "notice", "citation", "changelog")
+ABOUT_SUFFIXES = (".md", ".json", ".yaml", ".yml", ".cff")
+NOT_A_SHARD = "not a table shard: the dataset's description or metadata"
+
+
+def is_about(name: str) -> bool:
+    """Whether a file beside a dataset's shards describes it (README.md, LICENSE, dataset_info.json)."""
+    lower = name.lower()
+    return lower.startswith(ABOUT_NAMES) or Path(lower).suffix in ABOUT_SUFFIXES
+
+
 def folder_format(name: str, listed: Callable[[], Iterable[str]]) -> str | None:
-    """parquet for a Parquet dataset: a folder named *.parquet (not listed), or holding files that
-    are all .parquet (names starting with . or _ left out); None for another folder. The names
-    `listed` gives are read up to the first that is not Parquet (a folder of text files was walked
-    through whole before it was read: 0.56 s for 100,000 files)."""
+    """The format of a dataset folder: a folder named *.parquet (not listed), or one whose files are
+    table shards of one format (`data/train-0000.parquet`, `part-1.jsonl.gz`: .gz and plain alike)
+    beside the files that describe it (README.md, LICENSE, *.json metadata: see is_about); names
+    starting with . or _ left out (a `.cache/`, `_SUCCESS`). None for another folder, a folder of
+    text files. The names `listed` gives are read up to the first that says which (a folder of
+    text files was walked through whole before it was read: 0.56 s for 100,000 files)."""
     if Path(name).suffix.lower() == SUFFIX[PARQUET]:
         return PARQUET
-    found = False
+    found: str | None = None
     for below in listed():
         if below.startswith(HIDDEN):
             continue
-        if Path(below).suffix.lower() != SUFFIX[PARQUET]:
+        kind = file_format(below)
+        if kind is None:
+            if is_about(below):
+                continue
             return None
-        found = True
-    return PARQUET if found else None
+        if found is not None and kind != found:
+            raise UsageError(
+                f"{name} holds tables of two formats ({found}, {kind}) and nothing else: give each format's "
+                "files as their own inputs"
+            )
+        found = kind
+    return found
 
 
 def read_table(
@@ -94,24 +123,51 @@ def read_table(
     prefix: str | None,
     delimiter: str | None = None,
 ) -> None:
-    if path.is_file() and path.stat().st_size == 0:
-        return  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
+    """A table's rows as documents: a file, or a dataset folder (folder_format), its Parquet parts
+    read as one dataset, its shards of another format one after the other in path order. A table
+    without an id column numbers its rows from 1 across its parts and shards."""
     dataset = list_dataset(path) if path.is_dir() else None
+    kind = table_format(path)
     if dataset is not None:
         corpus.skipped += dataset.skipped()
+        if kind != PARQUET:
+            rows = 0
+            for shard in dataset.files:
+                rows += _read_file(corpus, Path(shard), kind, id_column, text_column, prefix, delimiter, rows)
+            return
         check_dataset(path, dataset.files, text_column, id_column)
-    kind = PARQUET if dataset is not None else table_format(path)  # a folder that is a table is a dataset
-    latin1 = latin1_cells(kind)
-    if kind == Format.jsonl:
-        _read_json_lines(corpus, path, id_column, text_column, prefix)
+        _read_file(corpus, path, kind, id_column, text_column, prefix, delimiter, 0, dataset)
         return
-    rows = 0  # a table without an id column numbers its rows from 1 across its parts
-    for table in table_parts(path, delimiter, dataset):
+    _read_file(corpus, path, kind, id_column, text_column, prefix, delimiter, 0)
+
+
+def _read_file(
+    corpus: Corpus,
+    path: Path,
+    kind: str | None,
+    id_column: str | None,
+    text_column: str,
+    prefix: str | None,
+    delimiter: str | None,
+    start: int,
+    dataset: DatasetListing | None = None,
+) -> int:
+    """One table file (or a Parquet dataset) read, its rows numbered from start + 1; how many rows."""
+    if path.is_file() and path.stat().st_size == 0:
+        return 0  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
+    if kind == Format.jsonl:
+        return _read_json_lines(corpus, path, id_column, text_column, prefix, start)
+    latin1 = latin1_cells(kind)
+    rows = start
+    for table in table_parts(path, delimiter, dataset, kind):
         read_arrow(corpus, table, str(path), id_column, text_column, prefix, latin1, rows)
         rows += table.num_rows
+    return rows - start
 
 
-def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_column: str, prefix: str | None) -> None:
+def _read_json_lines(
+    corpus: Corpus, path: Path, id_column: str | None, text_column: str, prefix: str | None, start: int = 0
+) -> int:
     """A JSON lines file in parts of lines. A key missing from every line of a part is a column
     missing from that part: its id and text columns are those of the whole file, NULL where a
     line lacks them, as reading the file whole gives."""
@@ -119,7 +175,7 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
     kinds: dict[str, str] = {}  # the JSON type of the id and text values so far
     key_name = corpus.keep_by.column if corpus.keep_by is not None else None
     rows = 0
-    for table in table_parts(path):
+    for table in table_parts(path, kind=Format.jsonl):
         if table.num_rows == 0:
             continue  # blank lines only
         names = table.column_names
@@ -134,12 +190,13 @@ def _read_json_lines(corpus: Corpus, path: Path, id_column: str | None, text_col
             raise InputError(f"{path}: id column 'id' is missing from the first {rows:,} lines (NULL ids)")
         seen.update(dict.fromkeys(names))
         _check_json_ids(table, path, id_column or "id")
-        read_arrow(corpus, table, str(path), id_column, text_column, prefix, (), rows)
+        read_arrow(corpus, table, str(path), id_column, text_column, prefix, (), start + rows)
         rows += table.num_rows
     if rows and text_column not in seen:
         raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, seen)) or 'none'}")
     if rows and key_name is not None and key_name not in seen:
         raise InputError(f"{path}: no --keep-by column {key_name!r}; columns are {', '.join(map(repr, seen))}")
+    return rows
 
 
 def check_json_lines(path: Path, id_column: str | None, text_column: str, shown: str) -> None:
@@ -195,10 +252,12 @@ PART_BYTES = SPOOL_BYTES // 4
 PART_ROWS = 65_536
 
 
-def table_parts(path: Path, delimiter: str | None = None, dataset: DatasetListing | None = None) -> Iterator[pa.Table]:
+def table_parts(
+    path: Path, delimiter: str | None = None, dataset: DatasetListing | None = None, kind: str | None = None
+) -> Iterator[pa.Table]:
     """A table's rows in parts: a CSV or TSV, a JSON lines file, a Parquet dataset folder (the files
-    of `dataset` when the caller listed it) or file."""
-    kind = PARQUET if dataset is not None else table_format(path)
+    of `dataset` when the caller listed it) or file; `kind`: its format, else its name's."""
+    kind = PARQUET if dataset is not None else kind or table_format(path)
     try:
         if is_delimited(kind):
             yield from _csv_parts(path, separator(kind, delimiter))  # --delimiter, else the format's
@@ -208,17 +267,14 @@ def table_parts(path: Path, delimiter: str | None = None, dataset: DatasetListin
             yield from _dataset_parts(path, (dataset or list_dataset(path)).files)
         else:
             yield from _parquet_parts(path)
-    except (pa.ArrowInvalid, OSError, EOFError) as error:  # EOFError: a truncated .gz
+    except (pa.ArrowInvalid, OSError, EOFError) as error:  # OSError: a truncated .gz
         raise InputError(f"cannot read table {path}: {first_line(error)}") from None
 
 
 def _json_parts(path: Path) -> Iterator[pa.Table]:
-    """A JSON lines file (gzip-compressed by extension) in parts of whole lines, about PART_BYTES each."""
-    import gzip
-
-    with (gzip.open if path.suffix.lower() in COMPRESSED else open)(path, "rb") as file:
-        refuse_utf16(path, file.read(BINARY_SNIFF_BYTES))
-        file.seek(0)
+    """A JSON lines file (compressed by extension) in parts of whole lines, about PART_BYTES each."""
+    with open_binary(path) as file:
+        refuse_utf16(path, file.peek(BINARY_SNIFF_BYTES)[:BINARY_SNIFF_BYTES])
         while lines := file.readlines(PART_BYTES):
             yield _load_json(b"".join(lines))
 
@@ -304,6 +360,8 @@ def list_dataset(root: Path) -> DatasetListing:
                 left_out.append((path, "not a regular file"))
             elif not is_utf8(path.as_posix()):  # Arrow's dataset (and Spark) open parts by UTF-8 name
                 left_out.append((path, NOT_UTF8_PART))
+            elif file_format(name) is None and is_about(name):
+                left_out.append((path, NOT_A_SHARD))
             else:
                 files.append(path.as_posix())
     return DatasetListing(sorted(files), sorted(left_out))
@@ -383,7 +441,16 @@ def _check_json_ids(table: pa.Table, path: Path, id_name: str) -> None:
 
 
 def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
+    """A table whole (--write-deduplicated): a file, a Parquet dataset, or a folder of shards of
+    another format, concatenated in path order."""
     kind = table_format(path)
+    if kind != PARQUET and path.is_dir():
+        shards = [_load_file(Path(shard), kind, delimiter) for shard in list_dataset(path).files]
+        return pa.concat_tables(shards, promote_options="permissive") if shards else pa.table({})
+    return _load_file(path, kind, delimiter)
+
+
+def _load_file(path: Path, kind: str | None, delimiter: str | None) -> pa.Table:
     try:
         if kind == PARQUET:  # a file, or a folder of files (a dataset), read in path order
             import pyarrow.parquet as pq
@@ -393,7 +460,7 @@ def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
                     return parquet.read()
             return _open_dataset(path, list_dataset(path).files).to_table()
         if is_delimited(kind):  # its cells as bytes (csv_cells_as_text)
-            return pa.concat_tables(list(table_parts(path, delimiter)))
+            return pa.concat_tables(list(table_parts(path, delimiter, kind=kind)))
         return _load_json(path)
     except (pa.ArrowInvalid, OSError) as error:
         raise InputError(f"cannot read table {path}: {first_line(error)}") from None
@@ -401,10 +468,11 @@ def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
 
 def arrow_file(path: Path) -> pa.NativeFile:
     """A file opened for Arrow by its bytes, so that a name that is not UTF-8 opens too (Arrow takes
-    a path as UTF-8 text and stopped on it with UnicodeEncodeError); gzip-compressed by extension,
+    a path as UTF-8 text and stopped on it with UnicodeEncodeError); decompressed by extension,
     as Arrow's readers decompress a path."""
     file = pa.OSFile(os.fsencode(path))
-    return pa.CompressedInputStream(file, "gzip") if path.suffix.lower() in COMPRESSED else file
+    compression = compression_of(path)
+    return pa.CompressedInputStream(file, compression.codec) if compression is not None else file
 
 
 def _load_json(source: Path | bytes) -> pa.Table:
@@ -426,10 +494,10 @@ def _load_json(source: Path | bytes) -> pa.Table:
     return read(pjson.ParseOptions(explicit_schema=schema))
 
 
-def _csv_source(data: BinaryIO, compressed: bool) -> BinaryIO | pa.NativeFile:
-    """The open file for pyarrow's CSV reader, which reads it without closing it: gzip-decompressed
+def _csv_source(data: BinaryIO, compression: Compression | None) -> BinaryIO | pa.NativeFile:
+    """The open file for pyarrow's CSV reader, which reads it without closing it: decompressed
     when the name says so (as Arrow decompresses a path)."""
-    return pa.CompressedInputStream(pa.PythonFile(data, mode="r"), "gzip") if compressed else data
+    return compression.decompressing(data) if compression is not None else data
 
 
 def _timestamps_as_strings(kind: pa.DataType) -> pa.DataType:
@@ -445,7 +513,7 @@ def _timestamps_as_strings(kind: pa.DataType) -> pa.DataType:
 
 
 def _csv_parts(path: Path, delimiter: str) -> Iterator[pa.Table]:
-    """A CSV/TSV (gzip-compressed by extension) in parts of about PART_BYTES, every cell as the
+    """A CSV/TSV (compressed by extension) in parts of about PART_BYTES, every cell as the
     bytes it holds; a row with the wrong number of fields is an error that names its line
     (dedup.corpus.csv_check, before a cell is read), never a row silently dropped. Inferred types
     turned the id 007 into 7, a 20-digit id into a rounded float, a date into a timestamp and the
@@ -456,13 +524,13 @@ def _csv_parts(path: Path, delimiter: str) -> Iterator[pa.Table]:
 
     from .csv_check import check_csv
 
-    compressed = path.suffix.lower() in COMPRESSED
+    compression = compression_of(path)
     # The file is opened once and read by one reader: what is read is what was checked (the check,
     # the header and the rows each opened the path, and a file moved over it meanwhile was read
     # unchecked). The header's names are the check's: a second reader of the same open file
     # read ahead in the background and moved the first one's place.
     with path.open("rb") as data:
-        layout = check_csv(str(path), data, delimiter, compressed)  # what both engines refuse alike
+        layout = check_csv(str(path), data, delimiter, compression)  # what both engines refuse alike
         if not all(is_utf8(name) for name in layout.names):
             shown = next(name for name in layout.names if not is_utf8(name))
             raise InputError(f"{path}: line 1: the column name {escaped(shown)} is not UTF-8 text")
@@ -470,7 +538,7 @@ def _csv_parts(path: Path, delimiter: str) -> Iterator[pa.Table]:
         options = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)  # a bad row: ArrowInvalid
         convert = pcsv.ConvertOptions(column_types=dict.fromkeys(layout.names, pa.binary()))
         blocks = pcsv.ReadOptions(block_size=PART_BYTES)
-        source = _csv_source(data, compressed)
+        source = _csv_source(data, compression)
         with pcsv.open_csv(source, read_options=blocks, parse_options=options, convert_options=convert) as reader:
             schema, parts = reader.schema, 0
             for batch in reader:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import InputError, UsageError
-from ..formats import COMPRESSED, OUTPUT_FORMATS
+from ..formats import OUTPUT_FORMATS, named_format
 from ..output import check_new_target, format_for, replacing, write_rows
 from ..settings import Reading
 from .kinds import Input, Table, input_kind
@@ -55,18 +55,14 @@ def write_deduplicated_input(
 
 def is_table_copy(reading: Reading, out: Path) -> bool:
     """Whether the copy of a folder or a --lines file is a table (`id`, `text`): its name's suffix
-    names a table format (a copy named out.parquet was a folder of text files of that name). A
-    compressed table's name (out.csv.gz) is refused: it cannot be written so."""
+    names a table format (a copy named out.parquet was a folder of text files of that name),
+    compressed or not (`out.jsonl.zst`)."""
     if isinstance(copied_input(reading), Table):
         return False
-    if out.suffix.lower() in OUTPUT_FORMATS:
-        return True
-    if out.suffix.lower() in COMPRESSED and Path(out.stem).suffix.lower() in OUTPUT_FORMATS:
-        raise UsageError(
-            f"--write-deduplicated {out}: a folder or --lines file is copied to a table uncompressed; "
-            f"name it {Path(out.stem).name}"
-        )
-    return False
+    if named_format(out, OUTPUT_FORMATS) is None:
+        return False
+    format_for(out, OUTPUT_FORMATS, "deduplicated table")  # out.parquet.gz: refused
+    return True
 
 
 def write_kept_documents(

@@ -12,7 +12,7 @@ import pyarrow as pa
 from ..choices import ExportKind, Keep, Resolve
 from ..engines import Engine
 from ..errors import UsageError
-from ..formats import EXPORT_FORMATS, Format
+from ..formats import EXPORT_FORMATS, Format, open_text
 from ..output import STREAM_ROWS, batches, check_writable, format_for, is_list_type, replacing, write_table
 from ..sqlfiles import query
 from .clusters import ensure_clusters
@@ -65,10 +65,10 @@ def write_export(rows: pa.Table | pa.RecordBatchReader, path: Path, what: Export
     kind = check_writable(path, EXPORT_FORMATS, "export")
     export_format(path, what)
     if kind == Format.txt:
-        with replacing(path) as target, target.open("w", encoding="utf-8", newline="\n") as stream:
+        with replacing(path) as target, open_text(target, newline="\n") as stream:
             return write_id_lines(batches(rows), stream)
     if kind == Format.json:
-        with replacing(path) as target, target.open("w", encoding="utf-8", newline="\n") as stream:
+        with replacing(path) as target, open_text(target, newline="\n") as stream:
             return write_json(batches(rows), ExportKind(what), stream)
     count = [0]
 

@@ -24,7 +24,6 @@ from ...corpus import (
     BINARY_FILES,
     BINARY_SKIPPED,
     BINARY_SNIFF_BYTES,
-    COMPRESSED,
     HIDDEN_FILE,
     HIDDEN_FOLDER,
     STDIN,
@@ -40,6 +39,7 @@ from ...corpus import (
     SparkReader,
     Table,
     TextFile,
+    check_compressed_lines,
     check_csv,
     check_distinct_inputs,
     check_json_lines,
@@ -51,9 +51,10 @@ from ...corpus import (
     path_id,
     read_once,
     refuse_binary_lines,
+    refuse_compressed,
 )
 from ...errors import InputError, UsageError
-from ...formats import Format, separator
+from ...formats import Format, compression_of, separator
 from ...keep_by import KeepBy
 from ...names import is_utf8
 from ...settings import Reading
@@ -228,6 +229,7 @@ def _read_input(
                 frame = _binary_files(session, [_literal(path)])
                 empty = _unlisted(engine, path, prefix, skipped)
         else:
+            refuse_compressed(path)
             frame = _binary_files(session, [_literal(path)])
             ids = F.lit(path)
             empty = [root] if fs.getFileStatus(hadoop_path).getLen() == 0 else []
@@ -250,8 +252,12 @@ def _read_input(
             F.when(binary & utf16, F.lit(UTF16_SKIPPED)).when(binary, F.lit(BINARY_SKIPPED)).alias("reason"),
         )
     if isinstance(kind, LinesFile):
+        compression = compression_of(path)  # Spark's text reader decompresses a file so named
         with engine.open_bytes(path) as data:  # as dedup.corpus.lines reads it: a binary file is refused
-            refuse_binary_lines(path, data.read(BINARY_SNIFF_BYTES))
+            if compression is None:
+                refuse_binary_lines(path, data.read(BINARY_SNIFF_BYTES))
+            else:  # and a damaged one, in one line here rather than the JVM's error
+                check_compressed_lines(path, data, compression)
         frame = _reader(session, LinesFile.spark_reader("\n"), path)
         if _mac_line_ends(engine, path, frame):  # as dedup.corpus.lines.line_break: no \n at all, but \r
             frame = _reader(session, LinesFile.spark_reader("\r"), path)
@@ -272,11 +278,16 @@ def _read_input(
             F.lit(None).cast("string").alias("reason"),
         )
     assert isinstance(kind, Table), "standard input is refused by _kind"
+    if kind.format != Format.parquet and fs.getFileStatus(hadoop_path).isDirectory():
+        raise UsageError(
+            f"{path} is a folder of {kind.format.value} shards, which --engine spark reads only as separate inputs "
+            f"(each its own ids): give the shard files, or use --engine duckdb, which reads the folder as one table"
+        )
     line_break = None
     if kind.delimited:  # what both engines refuse alike, checked on the driver
         with engine.open_bytes(path) as data:
             delimiter = separator(kind.format, reading.delimiter)
-            layout = check_csv(path, data, delimiter, compressed=path.lower().endswith(COMPRESSED))
+            layout = check_csv(path, data, delimiter, compression_of(path))
         if layout.crlf_in_value_line is not None:
             raise InputError(
                 f"{path}: line {layout.crlf_in_value_line}: a quoted value holds a \\r\\n line break in a file whose "
@@ -610,6 +621,8 @@ def _unlisted(engine: Any, root: str, prefix: str, skipped: list[tuple[str, str]
                 skipped.append((prefix + rel, HIDDEN_FILE))
             elif name.startswith("_"):
                 skipped.append((prefix + rel, UNDERSCORE_NAME))
-            elif status.getLen() == 0:
-                empty.append(str(fs.makeQualified(status.getPath()).toString()))
+            else:
+                refuse_compressed(prefix + rel)
+                if status.getLen() == 0:
+                    empty.append(str(fs.makeQualified(status.getPath()).toString()))
     return empty
