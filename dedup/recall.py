@@ -31,6 +31,8 @@ class Audit:
     missed: list[Pair] = field(default_factory=list)  # the others, by Jaccard, highest first
     extra: int = 0  # index pairs of a sampled document that the exact search did not find (0)
     seconds: float = 0.0
+    copy_pairs: int = 0  # of the true pairs, those of two exact copies (the same normalized text)
+    copy_pairs_found: int = 0  # of those, in the index's pairs
 
     @property
     def recall(self) -> float | None:
@@ -39,6 +41,35 @@ class Audit:
     @property
     def interval(self) -> tuple[float, float]:
         return wilson(self.found_pairs, self.true_pairs)
+
+    @property
+    def distinct_pairs(self) -> int:
+        """The true pairs between different texts: the near-duplicates LSH may miss."""
+        return self.true_pairs - self.copy_pairs
+
+    @property
+    def distinct_found(self) -> int:
+        return self.found_pairs - self.copy_pairs_found
+
+    @property
+    def distinct_recall(self) -> float | None:
+        return self.distinct_found / self.distinct_pairs if self.distinct_pairs else None
+
+    @property
+    def distinct_interval(self) -> tuple[float, float]:
+        return wilson(self.distinct_found, self.distinct_pairs)
+
+    def distinct_line(self) -> str | None:
+        """The recall of the pairs between different texts, when exact copies are among the true
+        pairs (on a corpus of copies they are nearly all of them, and always found)."""
+        if not self.copy_pairs:
+            return None
+        low, high = self.distinct_interval
+        recall = "-" if self.distinct_recall is None else f"{self.distinct_recall:.4f} (95 % {low:.4f}-{high:.4f})"
+        return (
+            f"between different texts: recall {recall}: {self.distinct_found:,} of {self.distinct_pairs:,} pairs "
+            f"found; the other {self.copy_pairs:,} join exact copies ({self.copy_pairs_found:,} found)"
+        )
 
     def as_dict(self) -> dict[str, Any]:
         low, high = self.interval
@@ -56,6 +87,17 @@ class Audit:
             "missed": [{"id_a": p.id_a, "id_b": p.id_b, "jaccard": p.jaccard} for p in self.missed],
             "extra": self.extra,
             "seconds": round(self.seconds, 3),
+            **self._distinct(),
+        }
+
+    def _distinct(self) -> dict[str, Any]:
+        low, high = self.distinct_interval
+        return {
+            "copy_pairs": self.copy_pairs,
+            "copy_pairs_found": self.copy_pairs_found,
+            "distinct_recall": self.distinct_recall,
+            "distinct_recall_low": low,
+            "distinct_recall_high": high,
         }
 
     def recorded(self) -> dict[str, Any]:
@@ -69,16 +111,19 @@ class Audit:
             "recall": self.recall,
             "recall_low": low,
             "recall_high": high,
+            **self._distinct(),
         }
 
     def summary(self) -> str:
         """One line, as `dedup run --audit` prints it."""
         low, high = self.interval
         recall = "-" if self.recall is None else f"{self.recall:.4f} (95 % {low:.4f}-{high:.4f}, Wilson)"
-        return (
+        line = (
             f"audit: recall {recall}: {self.found_pairs:,} of {self.true_pairs:,} pairs >= {self.threshold:g} of "
             f"{len(self.sample):,} sampled documents found (exact search, seed {self.seed}, {self.seconds:.2f} s)"
         )
+        distinct = self.distinct_line()
+        return line if distinct is None else f"{line}\n  {distinct}"
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:

@@ -89,12 +89,40 @@ def test_copies_count_as_the_pairs_they_are_and_the_sample_is_seeded(tmp_path):
     assert audited(db, "--sample", "10", "--seed", "2")["sample"] != first["sample"]
     done = runner.invoke(app, ["audit", str(db), "--sample", "1000"])
     assert done.exit_code == 0
-    assert done.stdout.splitlines()[:4] == [
+    assert done.stdout.splitlines()[:5] == [
         "sample: 103 of 103 documents (seed 0)",
         "true pairs: 28 with Jaccard >= 0.5 (exact search)",
         "found pairs: 28 in the index",
         "recall: 1.0000 (95 % Wilson interval 0.8794-1.0000)",
+        "between different texts: recall 1.0000 (95 % 0.8513-1.0000): 22 of 22 pairs found; "
+        "the other 6 join exact copies (6 found)",
     ]
+
+
+def test_the_recall_between_different_texts_is_told_apart_from_the_copies(tmp_path):
+    """On a corpus of many copies nearly every true pair joins two copies of one text, which LSH
+    cannot miss (they collide in every band): the recall over all pairs hid how many near
+    duplicates a banding missed. Under a banding that finds no pair at 0.5, the copies' pairs are
+    found and the others not: both recalls are said."""
+    folder = tmp_path / "corpus"
+    shutil.copytree(REPO / "data" / "clough", folder)
+    for i in range(20):  # 21 copies of one text: 210 pairs of Jaccard 1, 20 x 2 more with its near duplicates
+        shutil.copy(folder / "orig_taska.txt", folder / f"zz_copy{i:02d}.txt")
+    result = check_against_truth(tmp_path, str(folder), 0.5, 1000, "--bands", "4", "--rows", "32")
+    assert (result["true_pairs"], result["copy_pairs"], result["copy_pairs_found"]) == (16 + 210 + 40, 210, 210)
+    assert result["found_pairs"] == 210 and result["recall"] > 0.78
+    assert (result["distinct_recall"], result["distinct_recall_low"]) == (0.0, 0.0)
+    db = tmp_path / "audited.duckdb"
+    options = ["-t", "0.5", "--bands", "4", "--rows", "32", "--audit", "1000", "--db", str(db)]
+    done = runner.invoke(app, ["run", str(folder), *options])
+    assert done.exit_code == 0, done.output
+    reported = runner.invoke(app, ["report", str(db), "-o", str(page := tmp_path / "report.html")])
+    assert reported.exit_code == 0, reported.output
+    assert "Between different texts (pairs of exact copies left out, 210 of them): 0.0000, 95 % 0.0000–0.0642." in (
+        page.read_text()
+    )
+    assert "  between different texts: recall 0.0000 (95 % 0.0000-0.0642): 0 of 56 pairs found; " in done.stderr
+    assert "the other 210 join exact copies (210 found)" in done.stderr
 
 
 def test_an_audit_of_no_index_fails_in_one_line(tmp_path):

@@ -50,6 +50,9 @@ def audit(
         typer.echo(f"true pairs: {measured.true_pairs:,} with Jaccard >= {measured.threshold:g} (exact search)")
         typer.echo(f"found pairs: {measured.found_pairs:,} in the index")
         typer.echo(f"recall: {recall} (95 % Wilson interval {low:.4f}-{high:.4f})")
+        distinct = measured.distinct_line()
+        if distinct is not None:
+            typer.echo(distinct)
         if measured.extra:
             typer.echo(f"pairs of the index the exact search did not find: {measured.extra:,} (the index is wrong)")
         typer.echo(f"missed: {len(measured.missed):,}")

@@ -44,7 +44,8 @@ def audit(engine: Engine, sketch: Sketch, sample: int, seed: int = 0) -> Audit:
     with recomputed(engine, sketch, WORK), exact_search(engine, doc_ids, threshold):
         found = engine.fetch_rows(query("audit_pairs", dialect=engine.dialect))
         extra = int(engine.fetch_rows(query("audit_extra", dialect=engine.dialect))[0][0])
-    missed = [Pair(a, b, jaccard) for a, b, jaccard, was_found in found if not was_found]
+    missed = [Pair(a, b, jaccard) for a, b, jaccard, was_found, _ in found if not was_found]
+    copies = [was_found for _, _, _, was_found, same_text in found if same_text]
     return Audit(
         threshold=threshold,
         documents=len(rows),
@@ -55,6 +56,8 @@ def audit(engine: Engine, sketch: Sketch, sample: int, seed: int = 0) -> Audit:
         missed=missed,
         extra=extra,
         seconds=time.perf_counter() - clock,
+        copy_pairs=len(copies),
+        copy_pairs_found=sum(copies),
     )
 
 
