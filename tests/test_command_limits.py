@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import REPO
 from corpora import planted_corpus
@@ -66,13 +68,27 @@ def test_a_memory_limit_below_what_the_threads_pin_is_refused_at_the_start(tmp_p
 
 
 def test_the_summary_says_the_memory_a_run_took_and_its_limit(tmp_path):
-    # without --memory-limit DuckDB takes 80 % of the machine, which neither --help nor the summary said
+    """Without --memory-limit DuckDB took 80 % of the machine, which neither --help nor the summary
+    said; a run's budget is now half the machine's memory, said, DuckDB's share of it its limit."""
+    import os
+
     import duckdb
+
+    from dedup.settings import DUCKDB_SHARE
 
     default = CliRunner().invoke(app, ["run", str(REPO / "data" / "clough"), "-o", str(tmp_path / "p.csv")])
     line = next(line for line in default.stderr.splitlines() if line.startswith("memory: "))
-    limit = duckdb.connect().sql("select current_setting('memory_limit')").fetchall()[0][0]
-    assert line.endswith(f"; limit {limit} (DuckDB's default, 80 % of this machine's memory: --memory-limit sets it)")
+    machine = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    try:  # a container's limit, when lower
+        machine = min(machine, int(Path("/sys/fs/cgroup/memory.max").read_text()))
+    except (OSError, ValueError):
+        pass
+    share = int(machine * 0.5 * DUCKDB_SHARE)
+    limit = duckdb.connect(config={"memory_limit": f"{share}B"}).sql("select current_setting('memory_limit')")
+    said = "(DuckDB's share of the default budget, half this machine's memory: --memory-limit sets it)"
+    assert line.endswith(f"; limit {limit.fetchall()[0][0]} {said}")
+    duckdb_default = duckdb.connect().sql("select current_setting('memory_limit')").fetchall()[0][0]
+    assert duckdb_default not in line  # 80 % of the machine: no longer the limit
     peak = line.split("peak ")[1].split(" (this process)")[0]
     assert peak.endswith(" MB") and 50 < float(peak.removesuffix(" MB")) < 5_000
     given = CliRunner().invoke(

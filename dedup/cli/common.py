@@ -61,7 +61,7 @@ MemoryLimit = Annotated[
     Optional[str],
     typer.Option(
         help="Memory budget, e.g. 2GB (at least 128MB and 48MB a thread); larger work spills to <db>.tmp "
-        "next to the database, or --temp-dir [default: DuckDB's, 80% of this machine's memory]."
+        "next to the database, or --temp-dir [default: half this machine's memory]."
     ),
 ]
 

@@ -125,7 +125,7 @@ def run(
         Optional[str],
         typer.Option(
             help="Memory budget, e.g. 2GB (at least 128MB and 48MB a thread); larger stages spill to --temp-dir "
-            "[default: DuckDB's, 80% of this machine's memory]."
+            "[default: half this machine's memory]."
         ),
     ] = None,
     temp_dir: Annotated[

@@ -167,14 +167,18 @@ def expected_missed_line(missed: float, found: int) -> str:
 
 
 def memory_line(memory: MemoryUse) -> str:
-    """The memory the run took, and the limit it ran under: DuckDB's default (80 % of the machine's
-    memory) is said as such, so that a run on a shared machine knows to give --memory-limit."""
+    """The memory the run took, and the limit it ran under: DuckDB's share of the default budget
+    (half the machine's memory) is said as such, so that a run on a shared machine knows to give
+    --memory-limit."""
     line = f"memory: peak {sized(memory.peak)} (this process)"
     if memory.limit is None:
         return line
     if memory.given is not None:
         return f"{line}; limit {memory.limit} (DuckDB's share of --memory-limit {memory.given}, the rest Python's)"
-    return f"{line}; limit {memory.limit} (DuckDB's default, 80 % of this machine's memory: --memory-limit sets it)"
+    return (
+        f"{line}; limit {memory.limit} (DuckDB's share of the default budget, half this machine's memory: "
+        "--memory-limit sets it)"
+    )
 
 
 def disk_line(disk: DiskUse) -> str:

@@ -44,6 +44,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..settings import duckdb_memory_bytes
 from ..statement import Statement
 from .kinds import EngineKind, engine_kind
 from .protocol import Checkpoints, Engine
@@ -107,7 +108,7 @@ def open_engine(
 
     spill = temp_directory(path, limits) if limits is not None and path is not None else None
     threads = limits.threads if limits is not None else None
-    memory_bytes = limits.duckdb_memory_bytes if limits is not None else None
+    memory_bytes = limits.duckdb_memory_bytes if limits is not None else duckdb_memory_bytes(None)
     memory_limit = f"{memory_bytes}B" if memory_bytes is not None else None
     return DuckDBEngine.open(
         None if in_memory else path,
