@@ -224,3 +224,13 @@ def test_a_parquet_dataset_with_a_card_is_read_as_before(tmp_path, shared_corpor
     (tmp_path / "hub" / "README.md").write_text("# card\n")
     options = ("--shingle-type", "word", "-k", "5", "-t", "0.5")
     assert pairs(tmp_path / "hub", *options) == pairs(source, *options)
+
+
+@pytest.mark.parametrize("name", ["copy.parquet", "copy.jsonl", "copy.csv", "copy.jsonl.gz", "copy.csv.zst"])
+def test_a_folder_converted_to_a_table_reads_back_with_the_same_pairs(tmp_path, legal, name):
+    """A pipeline's conversion: a folder copied to a table (nothing dropped at 0.95), which dedup
+    reads back with the folder's pairs at a lower threshold, the ids the files' names."""
+    run("run", legal, "-t", "0.95", "-q", "--write-deduplicated", copy := tmp_path / name)
+    options = ("--shingle-type", "word", "-k", "3", "-t", "0.2")
+    found = pairs(legal, *options)
+    assert found.count("\n") > 1 and pairs(copy, *options) == found
