@@ -16,7 +16,7 @@ from .sqlfiles import Fragments, fragment
 HOT_BUCKET_ROWS = 1024
 
 
-def bindings(sketch: Sketch, dialect: str = "duckdb") -> tuple[dict[str, object], Fragments]:
+def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments]:
     """(parameter values, fragments) of a run's statements in `dialect`."""
     banding = sketch.banding
     values: dict[str, object] = {
@@ -55,6 +55,6 @@ def bindings(sketch: Sketch, dialect: str = "duckdb") -> tuple[dict[str, object]
     return values, fragments
 
 
-def parameter_values(sketch: Sketch) -> dict[str, object]:
+def parameter_values(sketch: Sketch, dialect: str) -> dict[str, object]:
     """The value of every parameter a stage or a query of the run's options may use."""
-    return bindings(sketch)[0]
+    return bindings(sketch, dialect)[0]

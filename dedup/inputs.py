@@ -25,7 +25,6 @@ from .errors import UsageError
 from .output import STREAM_ROWS
 from .reports import Progress
 from .settings import EngineOptions, Reading
-from .sqlfiles import query, tables_needed
 from .stages import Plan
 from .wording import counted
 
@@ -100,7 +99,7 @@ class Inputs:
         documents that the kept database (--db) holds, unless --replace."""
         db = self.where.db
         if db is not None:  # a DuckDB database file (--db is DuckDB's option)
-            tables, stages = engine.fetch_rows(query("foreign_tables", dialect=engine.dialect))[0]
+            tables, stages = engine.fetch_rows(engine.sql.query("foreign_tables"))[0]
             if tables and not stages:
                 raise UsageError(
                     f"{db} is a DuckDB database that dedup did not make ({tables} tables, none of them "
@@ -108,10 +107,10 @@ class Inputs:
                 )
         loaded = self.register(engine, plan)
         if self.reading.keep_by is not None:  # the keys the survivor rules order by (dedup.keep_by)
-            engine.create_table("document_keys", query("document_keys", dialect=engine.dialect))
+            engine.create_table("document_keys", engine.sql.query("document_keys"))
         elif db is not None and engine.has_table("document_keys"):  # a kept database's, read by another rule
             engine.drop_table("document_keys")
-        indexed = [table for table in tables_needed("dropped_documents") if table != "raw_documents"]
+        indexed = [table for table in engine.sql.tables_needed("dropped_documents") if table != "raw_documents"]
         if db is not None and not self.replace and all(map(engine.has_table, indexed)):
             # a kept database never loses documents silently
             dropped, examples = engine.fetch_rows(plan.query("dropped_documents"))[0]
@@ -201,7 +200,7 @@ class ReadByPython(Inputs):
         from .index import clusters
 
         if is_table_copy(self.reading, out):  # a folder or --lines file to a table: the kept documents
-            rows = engine.stream_arrow(query("kept_documents", dialect=engine.dialect), STREAM_ROWS)
+            rows = engine.stream_arrow(engine.sql.query("kept_documents"), STREAM_ROWS)
             assert rows is not None, "a query has rows"
             write_kept_documents(self.reading, out, rows, self.stamp)
             return

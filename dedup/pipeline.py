@@ -25,7 +25,6 @@ from .records import checkpoints, input_fingerprint
 from .reports import MemoryUse, Progress, RunResult, StageReport, Summary, peak_memory
 from .runner import STAGES_KEPT, run_stages
 from .settings import Settings
-from .sqlfiles import query
 from .stages import BYTES_PER_SHINGLE, compile_run
 from .wording import counted
 
@@ -215,7 +214,7 @@ def disk_use(watch: Watch, settings: Settings, own: tuple[Path, ...], text_bytes
 def expected_missed(engine: Engine, settings: Settings) -> float:
     """The pairs LSH missed, estimated from the verified candidates (sql/queries/report/report_missed_pairs.sql)."""
     values = {"threshold": settings.threshold, "bands": settings.banding.bands, "rows": settings.banding.rows}
-    return float(engine.fetch_rows(query("report_missed_pairs", values, engine.dialect))[0][0])
+    return float(engine.fetch_rows(engine.sql.query("report_missed_pairs", values))[0][0])
 
 
 # Fewer word shingles than this per document on average: the texts have few words to shingle.
@@ -241,7 +240,7 @@ def few_words_note(engine: Engine, settings: Settings, summary: Summary) -> list
             f"without spaces between words (Chinese, Japanese, Thai), have few words to shingle; {advice}"
         ]
     values = {"shingle_size": settings.shingle_size, "chars_per_word": CHARS_PER_WORD}
-    long_words = engine.fetch_rows(query("few_word_documents", values, engine.dialect))[0][0]
+    long_words = engine.fetch_rows(engine.sql.query("few_word_documents", values))[0][0]
     if not long_words:
         return []
     return [
@@ -275,7 +274,7 @@ def keep_by_note(engine: Engine, settings: Settings) -> list[str]:
     keep_by = settings.reading.keep_by_column
     if keep_by is None or keep_by.values is None:
         return []
-    held = {row[0] for row in engine.fetch_rows(query("document_keys_places", dialect=engine.dialect))}
+    held = {row[0] for row in engine.fetch_rows(engine.sql.query("document_keys_places"))}
     missing = [value for place, value in enumerate(keep_by.values) if place not in held]
     if not missing:
         return []

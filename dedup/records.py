@@ -33,7 +33,7 @@ from typing import Any
 from .engines import Checkpoints, Engine, Statement
 from .errors import DedupError
 from .hashing import SCHEME
-from .sqlfiles import query, quote_identifier
+from .sqlfiles import quote_identifier
 from .version import __version__
 
 # The one-line message of Ctrl-C while a run's row is written.
@@ -69,7 +69,7 @@ class StageTable:
         self.options = options
         self.started = started
         self.marked = False
-        engine.execute(query("stages_create", dialect=engine.dialect))
+        engine.execute(engine.sql.query("stages_create"))
 
     def reuse(self, stage: str, fingerprint: str, statement: Statement, kept: bool = True) -> int | None:
         row = self._rows("stages_fingerprint", {"stage": stage})
@@ -83,7 +83,7 @@ class StageTable:
     def forget(self, stages: Sequence[str]) -> None:
         self._mark_unfinished()
         for stage in stages:
-            self.engine.execute(query("stages_forget", {"stage": stage}, self.engine.dialect))
+            self.engine.execute(self.engine.sql.query("stages_forget", {"stage": stage}))
 
     def _mark_unfinished(self) -> None:
         """Before the run's first change of a stage table, in its atomic step: the run's row
@@ -91,9 +91,8 @@ class StageTable:
         if self.marked:
             return
         self.marked = True
-        dialect = self.engine.dialect
-        self.engine.execute(query("runs_create", dialect=dialect))
-        self.engine.execute(query("runs_forget_unfinished", dialect=dialect))
+        self.engine.execute(self.engine.sql.query("runs_create"))
+        self.engine.execute(self.engine.sql.query("runs_forget_unfinished"))
         values = {
             "started": self.started,
             "dedup": __version__,
@@ -101,34 +100,34 @@ class StageTable:
             "scheme": SCHEME,
             "options": json.dumps(self.options),
         }
-        self.engine.execute(query("runs_insert_unfinished", values, dialect))
+        self.engine.execute(self.engine.sql.query("runs_insert_unfinished", values))
 
     def record(self, stage: str, fingerprint: str, options: Mapping[str, object], rows: int | None = None) -> int:
         rows = table_rows(self.engine, stage) if rows is None else rows
-        self.engine.execute(query("stages_forget", {"stage": stage}, self.engine.dialect))
+        self.engine.execute(self.engine.sql.query("stages_forget", {"stage": stage}))
         values = {"stage": stage, "fingerprint": fingerprint, "options": json.dumps(options), "rows": rows}
-        self.engine.execute(query("stages_insert", values, self.engine.dialect))
+        self.engine.execute(self.engine.sql.query("stages_insert", values))
         return rows
 
     def finish_run(self, counts: Mapping[str, object], seconds: dict[str, float]) -> None:
         with self.engine.atomic(RUN_NOT_FINISHED):
-            self.engine.execute(query("runs_create", dialect=self.engine.dialect))
-            self.engine.execute(query("runs_forget_unfinished", dialect=self.engine.dialect))
+            self.engine.execute(self.engine.sql.query("runs_create"))
+            self.engine.execute(self.engine.sql.query("runs_forget_unfinished"))
             record_run(self.engine, self.options, counts, seconds, self.started)
             record_inputs(self.engine, self.read)
 
     def _rows(self, name: str, values: dict[str, Any]) -> list[tuple[Any, ...]]:
-        return self.engine.fetch_rows(query(name, values, self.engine.dialect))
+        return self.engine.fetch_rows(self.engine.sql.query(name, values))
 
 
 def table_rows(engine: Engine, table: str) -> int:
-    return int(engine.fetch_rows(query("table_rows", dialect=engine.dialect, table=quote_identifier(table)))[0][0])
+    return int(engine.fetch_rows(engine.sql.query("table_rows", table=quote_identifier(table)))[0][0])
 
 
 def forget_stages(engine: Engine) -> None:
     """Mark no stage finished: for commands that change stage tables outside a run (index add/remove)."""
-    engine.execute(query("stages_create", dialect=engine.dialect))
-    engine.execute(query("stages_forget_all", dialect=engine.dialect))
+    engine.execute(engine.sql.query("stages_create"))
+    engine.execute(engine.sql.query("stages_forget_all"))
 
 
 def record_run(
@@ -138,7 +137,7 @@ def record_run(
     seconds: dict[str, float],
     started: datetime,
 ) -> None:
-    engine.execute(query("runs_create", dialect=engine.dialect))
+    engine.execute(engine.sql.query("runs_create"))
     values = {
         "started": started,
         "dedup": __version__,
@@ -148,7 +147,7 @@ def record_run(
         "counts": json.dumps(counts),
         "seconds": json.dumps(seconds),
     }
-    engine.execute(query("runs_insert", values, engine.dialect))
+    engine.execute(engine.sql.query("runs_insert", values))
 
 
 def record_change(engine: Engine, counts: str, seconds: dict[str, float]) -> None:
@@ -160,7 +159,7 @@ def record_change(engine: Engine, counts: str, seconds: dict[str, float]) -> Non
         "counts": counts,
         "seconds": json.dumps(seconds),
     }
-    engine.execute(query("runs_insert_change", values, engine.dialect))
+    engine.execute(engine.sql.query("runs_insert_change", values))
 
 
 def record_inputs(engine: Engine, read: Sequence[Path]) -> None:
@@ -168,10 +167,10 @@ def record_inputs(engine: Engine, read: Sequence[Path]) -> None:
     later write files beside the database: an export must not replace an input (check_not_run_input)."""
     from .corpus import STDIN, path_id
 
-    engine.execute(query("run_inputs_create", dialect=engine.dialect))
+    engine.execute(engine.sql.query("run_inputs_create"))
     # resolve() raises on a link loop; a name that is not UTF-8 is kept as its \xNN text (path_id)
     paths = [path_id(Path(os.path.realpath(path))) for path in read if path != STDIN]
-    engine.execute(query("run_inputs_insert", {"paths": paths}, engine.dialect))
+    engine.execute(engine.sql.query("run_inputs_insert", {"paths": paths}))
 
 
 def run_inputs(engine: Engine) -> list[Path]:
@@ -181,7 +180,7 @@ def run_inputs(engine: Engine) -> list[Path]:
 
     if not engine.has_table("run_inputs"):
         return []
-    return [id_path(row[0]) for row in engine.fetch_rows(query("run_inputs", dialect=engine.dialect))]
+    return [id_path(row[0]) for row in engine.fetch_rows(engine.sql.query("run_inputs"))]
 
 
 def check_not_run_input(engine: Engine, output: Path, option: str) -> None:
@@ -198,7 +197,7 @@ def check_not_run_input(engine: Engine, output: Path, option: str) -> None:
 
 def check_finished(engine: Engine, db: object) -> None:
     """Refuse a database whose latest run stopped after rewriting some of its stage tables."""
-    row = engine.fetch_rows(query("runs_unfinished", dialect=engine.dialect))
+    row = engine.fetch_rows(engine.sql.query("runs_unfinished"))
     if row:
         raise DedupError(
             f"the last run on {db} (started {row[0][0]}) did not finish, so its tables may mix two runs' "
@@ -208,7 +207,7 @@ def check_finished(engine: Engine, db: object) -> None:
 
 def latest_run(engine: Engine) -> tuple[str, dict[str, Any]] | None:
     """The hash scheme and options of the database's latest run, or None if it has none."""
-    row = engine.fetch_rows(query("runs_latest", dialect=engine.dialect))
+    row = engine.fetch_rows(engine.sql.query("runs_latest"))
     if not row:
         return None
     scheme, options = row[0]

@@ -22,7 +22,7 @@ from .errors import DedupError, EngineError
 from .records import Checkpoints, table_rows
 from .reports import Progress, StageReport
 from .settings import Sketch
-from .sqlfiles import query, query_paths, quote_identifier, read_sql
+from .sqlfiles import query_paths, quote_identifier, read_sql
 from .stages import FULL, Derivation, Layout, Plan, Stage, Step, layout_of, not_kept
 from .statement import Statement
 
@@ -38,7 +38,7 @@ def run_stages(
     reports: list[StageReport] = []
     rerun = False
     if plan.layout.lean:  # where the run holds what its database does not keep (_hold)
-        engine.execute(query("retained_attach", dialect=engine.dialect))
+        engine.execute(engine.sql.query("retained_attach"))
     for number, (group, batched_on) in enumerate(zip(plan.groups, plan.batched_on, strict=True)):
         fingerprints = []
         for _, statement in group:
@@ -126,8 +126,7 @@ def _run_group(
         return run_steps(engine, group, progress, after=skipped, layout=layout), {}, []
     seconds = {stage.name: 0.0 for stage, _ in group}
     counted = {name: 0 for name in dropped}
-    dialect = engine.dialect
-    [(name,)] = engine.fetch_rows(query("database_name", dialect=dialect))
+    [(name,)] = engine.fetch_rows(engine.sql.query("database_name"))
     database = quote_identifier(name)
 
     def one_pass(number: int, batch: Statement | None) -> None:
@@ -145,11 +144,11 @@ def _run_group(
             else:
                 append = "batch_keep" if number == 0 else "batch_append"
                 table, columns = quote_identifier(stage.name), kept_columns(kept)
-                engine.execute(query(append, dialect=dialect, table=table, database=database, columns=columns))
+                engine.execute(engine.sql.query(append, table=table, database=database, columns=columns))
             seconds[stage.name] += ran[stage.name] + time.perf_counter() - clock
         for table in (*([staged] if batch is not None and staged else []), *ran):
             if table not in retained:  # those are held once the step commits (_hold)
-                engine.execute(query("batch_drop", dialect=dialect, table=quote_identifier(table)))
+                engine.execute(engine.sql.query("batch_drop", table=quote_identifier(table)))
 
     if not staged:  # one pass, inside the caller's atomic step: it holds them once that commits
         one_pass(0, None)
@@ -174,19 +173,18 @@ def _hold(engine: Engine, tables: Sequence[str], first: bool) -> None:
     in-memory database (retained_attach.sql), which holds them until the run ends, and compress it.
     After the step that appended the batch to the database commits: one transaction writes one
     database."""
-    dialect = engine.dialect
     for table in tables:
         name = quote_identifier(table)
-        engine.execute(query("retained_start" if first else "retained_append", dialect=dialect, table=name))
-        engine.execute(query("batch_drop", dialect=dialect, table=name))
+        engine.execute(engine.sql.query("retained_start" if first else "retained_append", table=name))
+        engine.execute(engine.sql.query("batch_drop", table=name))
     if tables:
-        engine.execute(query("retained_checkpoint", dialect=dialect))
+        engine.execute(engine.sql.query("retained_checkpoint"))
 
 
 def _name_back(engine: Engine, tables: Sequence[str]) -> None:
     """What the run holds, read by the stages' names before the database's tables (retained_view.sql)."""
     for table in tables:
-        engine.execute(query("retained_view", dialect=engine.dialect, table=quote_identifier(table)))
+        engine.execute(engine.sql.query("retained_view", table=quote_identifier(table)))
 
 
 def run_steps(
@@ -226,7 +224,6 @@ def derived(engine: Engine, derivation: Derivation | None, documents: Statement 
     table, or for those `documents` selects (a query of doc_id), or for every document; dropped
     after. The stage statements read `documents`: the chosen ones are a temporary table of that
     name while they run, dropped before the block, whose statements read the database's."""
-    dialect = engine.dialect
     if derivation is not None:  # what the run keeps until it ends is read as it is
         retained = [stage.name for stage, _ in derivation.steps if is_temporary(engine, stage.name)]
         steps = tuple(step for step in derivation.steps if step[0].name not in retained)
@@ -235,19 +232,19 @@ def derived(engine: Engine, derivation: Derivation | None, documents: Statement 
         yield
         return
     if documents is None and derivation.pairs_of is not None:
-        documents = query("derived_pair_documents", dialect=dialect, pairs=quote_identifier(derivation.pairs_of))
+        documents = engine.sql.query("derived_pair_documents", pairs=quote_identifier(derivation.pairs_of))
     source = derivation.steps[0][0].batched_on  # the table their statements read documents from
     made: list[str] = []
 
     def drop(table: str) -> None:
-        engine.execute(query("batch_drop", dialect=dialect, table=quote_identifier(table)))
+        engine.execute(engine.sql.query("batch_drop", table=quote_identifier(table)))
         made.remove(table)
 
     try:
         if documents is not None and source is not None:
             engine.create_table("derived_doc_ids", documents, temporary=True)
             made.append("derived_doc_ids")
-            engine.create_table(source, query("derived_documents", dialect=dialect), temporary=True)
+            engine.create_table(source, engine.sql.query("derived_documents"), temporary=True)
             made.append(source)
         for stage, statement in derivation.steps:
             engine.create_table(stage.name, statement, temporary=True)
@@ -283,7 +280,7 @@ def recomputed(
         return
     dialect = engine.dialect
     reads = ", ".join(read_sql(query_paths()[name], dialect).header.get("reads", "") for name in queries)
-    listed = None if doc_ids is None else query("derived_listed_doc_ids", {"doc_ids": list(doc_ids)}, dialect)
+    listed = None if doc_ids is None else engine.sql.query("derived_listed_doc_ids", {"doc_ids": list(doc_ids)})
     with derived(engine, layout_of(sketch, True, dialect).derivation(reads), listed):
         yield
 
@@ -291,7 +288,7 @@ def recomputed(
 def is_temporary(engine: Engine, table: str) -> bool:
     """Whether the connection has a temporary table or view of this name (what the run holds until
     it ends: retained_view.sql)."""
-    return bool(engine.fetch_rows(query("temporary_table_exists", {"name": table}, engine.dialect))[0][0])
+    return bool(engine.fetch_rows(engine.sql.query("temporary_table_exists", {"name": table}))[0][0])
 
 
 @contextmanager
@@ -299,17 +296,17 @@ def staging(engine: Engine) -> Iterator[None]:
     """Inside, tables are created in the staging schema and read from it first, then from main
     (sql/queries/staging/staging_enter.sql): `dedup add` runs its stages there, on the added
     documents and their pairs, in one atomic step with the appends that its pair stages read."""
-    engine.execute(query("staging_create", dialect=engine.dialect))
-    engine.execute(query("staging_enter", dialect=engine.dialect))
+    engine.execute(engine.sql.query("staging_create"))
+    engine.execute(engine.sql.query("staging_enter"))
     try:
         yield
     except BaseException:
         # a failed statement aborted the transaction: leaving the schema fails too ("transaction is
         # aborted") and hid the failure (a full disk); the rollback that follows undoes the staging
         with suppress(EngineError):
-            engine.execute(query("staging_leave", dialect=engine.dialect))
+            engine.execute(engine.sql.query("staging_leave"))
         raise
-    engine.execute(query("staging_leave", dialect=engine.dialect))
+    engine.execute(engine.sql.query("staging_leave"))
 
 
 def run_staged(
@@ -323,14 +320,13 @@ def run_staged(
     (what the index's `layout` keeps of it) and dropped (`dedup add`). The seconds of each stage,
     its append included."""
     seconds = run_steps(engine, steps, progress, after, layout=layout)
-    dialect = engine.dialect
     for stage, _ in steps:
         clock = time.perf_counter()
         kept = layout.kept(stage)
         if kept != ():
             table, columns = quote_identifier(stage.name), kept_columns(kept)
-            engine.execute(query("staging_append", dialect=dialect, table=table, columns=columns))
+            engine.execute(engine.sql.query("staging_append", table=table, columns=columns))
         seconds[stage.name] += time.perf_counter() - clock
     for name in seconds:
-        engine.execute(query("staging_drop", dialect=dialect, table=quote_identifier(name)))
+        engine.execute(engine.sql.query("staging_drop", table=quote_identifier(name)))
     return seconds

@@ -59,7 +59,7 @@ def parse_header(text: str) -> dict[str, str]:
 
 
 @cache
-def read_sql(path: str, dialect: str = "duckdb") -> SqlFile:
+def read_sql(path: str, dialect: str) -> SqlFile:
     """sql/<dialect>/<path> if that file exists, else sql/<path>."""
     root = sql_dir()
     own = root / dialect / path
@@ -84,7 +84,7 @@ def declared_tables(value: str) -> dict[str, list[str]]:
     return tables
 
 
-def tables_needed(*queries: str, dialect: str = "duckdb") -> tuple[str, ...]:
+def tables_needed(*queries: str, dialect: str) -> tuple[str, ...]:
     """The tables that the queries named read (their `reads:` headers) and none of them writes:
     what must exist before they run."""
     read: dict[str, None] = {}
@@ -129,9 +129,9 @@ def bind(name: str, dialect: str, sql: str, values: Mapping[str, Any]) -> Statem
 
 def statement(
     path: str,
-    values: Mapping[str, Any] | None = None,
-    fragments: Fragments | None = None,
-    dialect: str = "duckdb",
+    values: Mapping[str, Any] | None,
+    fragments: Fragments | None,
+    dialect: str,
 ) -> Statement:
     """The statement of sql/<path> for `dialect`, its fragments filled and its parameters bound."""
     file = read_sql(path, dialect)
@@ -139,7 +139,7 @@ def statement(
     return bind(Path(path).stem, dialect, sql, values or {})
 
 
-def query(name: str, values: Mapping[str, Any] | None = None, dialect: str = "duckdb", **fragments: str) -> Statement:
+def query(name: str, values: Mapping[str, Any] | None, dialect: str, **fragments: str) -> Statement:
     """The statement of the query named `name`: sql/queries/<purpose>/<name>.sql."""
     return statement(query_paths()[name], values, fragments, dialect)
 
@@ -158,11 +158,41 @@ def query_paths() -> dict[str, str]:
     return paths
 
 
-def fragment(name: str, dialect: str = "duckdb", **fragments: str) -> str:
+def fragment(name: str, dialect: str, **fragments: str) -> str:
     """The text of sql/fragments/<name>.sql, its own fragments filled (a piece of another statement)."""
     return fill(read_sql(f"fragments/{name}.sql", dialect).text, fragments).rstrip()
 
 
-def user_query(text: str, dialect: str = "duckdb") -> Statement:
+def user_query(text: str, dialect: str) -> Statement:
     """The user's own SQL (`dedup sql`), as it was typed, with no parameters: run read-only only."""
     return Statement("user_query", dialect, text, {})
+
+
+@dataclass(frozen=True)
+class Queries:
+    """The SQL of sql/ bound to one dialect, as aiosql binds a folder of queries to a database
+    adapter: each engine holds its own (`Engine.sql`), so a caller asks the engine it runs on for a
+    statement and never names a dialect (a forgotten one gave DuckDB's SQL to Spark)."""
+
+    dialect: str
+
+    def read(self, path: str) -> SqlFile:
+        return read_sql(path, self.dialect)
+
+    def query(self, name: str, values: Mapping[str, Any] | None = None, **fragments: str) -> Statement:
+        """The statement of the query named `name` (sql/queries/<purpose>/<name>.sql)."""
+        return query(name, values, self.dialect, **fragments)
+
+    def statement(
+        self, path: str, values: Mapping[str, Any] | None = None, fragments: Fragments | None = None
+    ) -> Statement:
+        return statement(path, values, fragments, self.dialect)
+
+    def fragment(self, name: str, **fragments: str) -> str:
+        return fragment(name, self.dialect, **fragments)
+
+    def tables_needed(self, *queries: str) -> tuple[str, ...]:
+        return tables_needed(*queries, dialect=self.dialect)
+
+    def user_query(self, text: str) -> Statement:
+        return user_query(text, self.dialect)

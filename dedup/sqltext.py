@@ -98,8 +98,9 @@ def equal_minhash_count(num_perm: int, left: str = "sa", right: str = "sb") -> s
 def tokens(shingle_type: str, documents: str) -> str:
     """The shared definition of a shingle's tokens and their fingerprints
     (sql/fragments/tokens_<type>.sql) over the relation `documents`, padded to k
-    (sql/fragments/padded_tokens.sql)."""
-    return fragment("padded_tokens", tokens_of_type=fragment(f"tokens_{shingle_type}", documents=documents))
+    (sql/fragments/padded_tokens.sql), in DuckDB's dialect (Spark's: dedup.engines.spark.sqltext)."""
+    inner = fragment(f"tokens_{shingle_type}", "duckdb", documents=documents)
+    return fragment("padded_tokens", "duckdb", tokens_of_type=inner)
 
 
 @dataclass(frozen=True)

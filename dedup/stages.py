@@ -18,7 +18,7 @@ from . import sqltext
 from .bindings import bindings
 from .engines import Statement, engine_kind
 from .settings import Sketch
-from .sqlfiles import bind, declared_tables, fill, query, read_sql, sql_dir
+from .sqlfiles import bind, declared_tables, fill, parse_header, query, read_sql, sql_dir
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class Stage:
 def all_stages() -> tuple[Stage, ...]:
     stages = []
     for path in sorted(sql_dir().glob("*.sql")):
-        header = dict(read_sql(path.name).header)
+        header = parse_header(path.read_text(encoding="utf-8"))  # the shared file's: every dialect's stages
         stages.append(Stage(file=path.name, name=header["stage"], header=header))
     return tuple(stages)
 
@@ -112,13 +112,13 @@ def shingle_text_fragments(shingle_type: str, k: int, documents: str = "chosen_d
     }
 
 
-def compile_stage(stage: Stage, sketch: Sketch, dialect: str = "duckdb") -> Statement:
+def compile_stage(stage: Stage, sketch: Sketch, dialect: str) -> Statement:
     """The stage as it runs: its file with the generated column lists, and its parameters bound."""
     values, fragments = bindings(sketch, dialect)
     return bind(stage.name, dialect, fill(read_sql(stage.file, dialect).text, fragments), values)
 
 
-def compile_stages(sketch: Sketch, dialect: str = "duckdb") -> list[tuple[Stage, Statement]]:
+def compile_stages(sketch: Sketch, dialect: str) -> list[tuple[Stage, Statement]]:
     """Every stage of the run with its statement, in order."""
     stages = pipeline_stages(sketch)
     values, fragments = bindings(sketch, dialect)
@@ -232,7 +232,7 @@ def lean_layout(steps: Sequence[Step]) -> Layout:
     return Layout(True, tuple(step for step in steps if step[0].scope == "documents" and step[0].kept is not None))
 
 
-def layout_of(sketch: Sketch, lean: bool, dialect: str = "duckdb") -> Layout:
+def layout_of(sketch: Sketch, lean: bool, dialect: str) -> Layout:
     """The layout of an index of `sketch`'s stages (lean: dedup.runner.is_lean)."""
     return lean_layout(compile_stages(sketch, dialect)) if lean else FULL
 
@@ -281,7 +281,7 @@ def compile_run(
             groups.append([(stage, statement)])
             batched_on.append(table)
     queries = {
-        name: query(name, dialect=dialect)
+        name: query(name, None, dialect)
         for name in (
             "skipped",
             "dropped_documents",

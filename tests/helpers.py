@@ -37,7 +37,7 @@ def run_stages(con: duckdb.DuckDBPyConnection, settings: Settings, until: str, s
         if stage.name == start:
             started = True
         if started:
-            DuckDBEngine(con).create_table(stage.name, compile_stage(stage, settings))
+            DuckDBEngine(con).create_table(stage.name, compile_stage(stage, settings, "duckdb"))
         if stage.name == until:
             return
     raise AssertionError(f"no stage {until}")

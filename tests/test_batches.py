@@ -147,7 +147,9 @@ def test_document_ranges_cover_every_document_within_both_bounds_and_waste_no_ba
     rng = random.Random(seed)
     lengths = [rng.choice([0, 1, 5, 40, 200, 900]) for _ in range(rng.randrange(1, 400))]
     characters, documents = rng.choice([(300, 7), (2_000, 50), (10**6, 9), (50, 10**6)])
-    statement = plan_stages.query("batch_ranges_documents", {"characters": characters, "documents": documents})
+    statement = plan_stages.query(
+        "batch_ranges_documents", {"characters": characters, "documents": documents}, "duckdb"
+    )
     with duckdb.connect() as con:
         con.execute("create table documents (doc_id bigint, norm varchar)")
         con.executemany("insert into documents values (?, ?)", [(i + 1, "x" * n) for i, n in enumerate(lengths)])

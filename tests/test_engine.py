@@ -97,7 +97,7 @@ def test_only_the_runner_and_the_stage_registry_name_a_stage_table():
 def test_duckdb_gets_its_share_of_the_memory_limit(tmp_path):
     engine = open_engine(tmp_path / "db.duckdb", Limits(memory_limit="400MB"))
     try:
-        [(limit,)] = engine.fetch_rows(user_query("select current_setting('memory_limit')"))
+        [(limit,)] = engine.fetch_rows(user_query("select current_setting('memory_limit')", "duckdb"))
     finally:
         engine.close()
     assert limit == "247.9 MiB"  # 260,000,000 bytes
@@ -107,17 +107,17 @@ def test_a_table_of_any_order_is_written_without_keeping_the_order_and_the_setti
     engine = open_engine(tmp_path / "db.duckdb", Limits())
     setting = "select current_setting('preserve_insertion_order') as kept"
     try:
-        engine.create_table("ordered", user_query(setting))
-        engine.create_table("unordered", user_query(f"-- stage: x\n-- order:  any\n{setting}"))
-        got = [engine.fetch_rows(user_query(f"select kept from {name}")) for name in ("ordered", "unordered")]
-        after = engine.fetch_rows(user_query(setting))
+        engine.create_table("ordered", user_query(setting, "duckdb"))
+        engine.create_table("unordered", user_query(f"-- stage: x\n-- order:  any\n{setting}", "duckdb"))
+        got = [engine.fetch_rows(user_query(f"select kept from {name}", "duckdb")) for name in ("ordered", "unordered")]
+        after = engine.fetch_rows(user_query(setting, "duckdb"))
         with pytest.raises(EngineError):
-            engine.create_table("failed", user_query("-- order: any\nselect error('no')"))
-        after_failure = engine.fetch_rows(user_query(setting))
+            engine.create_table("failed", user_query("-- order: any\nselect error('no')", "duckdb"))
+        after_failure = engine.fetch_rows(user_query(setting, "duckdb"))
     finally:
         engine.close()
     assert got == [[(True,)], [(False,)]] and after == after_failure == [(True,)]
-    assert "-- order:  any" in read_sql("02_shingles.sql").text  # the stage that needs it
+    assert "-- order:  any" in read_sql("02_shingles.sql", "duckdb").text  # the stage that needs it
 
 
 def test_a_statement_binds_exactly_the_parameters_its_text_uses():
@@ -144,7 +144,7 @@ def test_show_sql_prints_the_statements_that_run(tmp_path):
     try:
         expected = "".join(
             engine.create_table_sql(stage.name, statement).rstrip() + ";\n\n"
-            for stage, statement in compile_stages(settings)
+            for stage, statement in compile_stages(settings, "duckdb")
         )
     finally:
         engine.close()
@@ -164,7 +164,7 @@ def test_engine_failures_are_dedup_errors_and_atomic_steps_roll_back(tmp_path):
             engine.drop_table("t")
             raise KeyboardInterrupt
         assert engine.has_table("t")
-        assert engine.fetch_rows(query("table_rows", table='"t"')) == [(1,)]
+        assert engine.fetch_rows(query("table_rows", None, "duckdb", table='"t"')) == [(1,)]
     finally:
         engine.close()
     with pytest.raises(duckdb.Error):  # closed: nothing of the engine is left open

@@ -196,8 +196,8 @@ def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
     db = make_index(tmp_path, docs, "index", "--shingle-type", kind, "-k", str(k), "--keep-all-tables")
     con = duckdb.connect(str(db), read_only=True)
     settings = index_settings(DuckDBEngine(con))
-    values = {**parameter_values(settings), "doc_id_a": 1, "doc_id_b": 3}
-    got = DuckDBEngine(con).fetch_rows(query("shingle_texts", values, **shingle_text_fragments(kind, k)))
+    values = {**parameter_values(settings, "duckdb"), "doc_id_a": 1, "doc_id_b": 3}
+    got = DuckDBEngine(con).fetch_rows(query("shingle_texts", values, "duckdb", **shingle_text_fragments(kind, k)))
     stored = con.execute("select doc_id, fingerprint from shingles where doc_id in (1, 3)").fetchall()
     ids = dict(con.execute("select doc_id, id from documents").fetchall())
     con.close()

@@ -110,7 +110,7 @@ def test_hostile_paths_are_read_as_names(tmp_path):
 
 def test_hostile_column_names_never_enter_compiled_stage_sql():
     settings = Settings(inputs=(Path("."),), id_column=EVIL, text_column=EVIL_QUOTE)
-    for _, statement in compile_stages(settings):
+    for _, statement in compile_stages(settings, "duckdb"):
         sql = statement.sql
         assert EVIL not in sql and EVIL_QUOTE not in sql and "drop" not in sql.lower()
 

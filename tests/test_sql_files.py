@@ -37,8 +37,8 @@ KEYWORDS = {"lateral", "unnest", "range", "select", "values"}
 
 def body_of(text: str) -> str:
     """The statement without its comments, fragments filled (tokens by the char fragment)."""
-    tokens = read_sql("fragments/tokens_char.sql").text
-    shared = {name: read_sql(f"fragments/{name}.sql").text for name in SHARED_FRAGMENTS}
+    tokens = read_sql("fragments/tokens_char.sql", "duckdb").text
+    shared = {name: read_sql(f"fragments/{name}.sql", "duckdb").text for name in SHARED_FRAGMENTS}
     fragments = {"tokens": tokens, "tokens_of_slices": tokens, "tokens_of_type": tokens, **shared}
     filled = fill(fill(text, {**fragments, **FRAGMENTS}), FRAGMENTS)
     lines = [line.split("--", 1)[0] for line in filled.splitlines()]
@@ -87,7 +87,7 @@ def helper_tables(text: str) -> set[str]:
 
 @pytest.mark.parametrize("path", FILES)
 def test_header_params_are_exactly_the_parameters_of_the_body(path):
-    file = read_sql(path)
+    file = read_sql(path, "duckdb")
     assert "params" in file.header, f"{path} has no params: line"
     declared = set() if file.header["params"].startswith("(none)") else declared_parameters(file.header["params"])
     assert declared == used_parameter_families(body_of(file.text)), path
@@ -95,7 +95,7 @@ def test_header_params_are_exactly_the_parameters_of_the_body(path):
 
 @pytest.mark.parametrize("path", [p for p in FILES if not p.startswith("fragments/")])
 def test_header_reads_every_relation_the_body_reads_and_only_those(path):
-    file = read_sql(path)
+    file = read_sql(path, "duckdb")
     body = body_of(file.text)
     declared = declared_tables(file.header.get("reads", ""))
     read = relations_read(body) - helper_tables(file.text)  # a later section reads an earlier one
@@ -110,7 +110,7 @@ def test_header_reads_every_relation_the_body_reads_and_only_those(path):
 
 @pytest.mark.parametrize("path", [p for p in FILES if not p.startswith("fragments/")])
 def test_header_writes_what_the_body_or_the_engine_writes(path):
-    file = read_sql(path)
+    file = read_sql(path, "duckdb")
     body = body_of(file.text)
     declared = set(declared_tables(file.header.get("writes", "")))
     written = relations_written(body)
@@ -162,13 +162,13 @@ def test_tables_needed_reads_the_headers_of_the_queries():
     from dedup.sqlfiles import declared_tables as parsed
     from dedup.sqlfiles import tables_needed
 
-    assert tables_needed("cluster_members_all", "cluster_member_edges", "survivor_ranks") == (
+    assert tables_needed("cluster_members_all", "cluster_member_edges", "survivor_ranks", dialect="duckdb") == (
         "documents",
         "signatures",
         "pairs",
         "survivor_keys",  # a work table of the build (dedup.index.clusters.WORK)
     )
-    assert tables_needed("query_jaccard") == ("shingles", "documents")
+    assert tables_needed("query_jaccard", dialect="duckdb") == ("shingles", "documents")
     assert parsed("raw_documents(position, id, text)   (an Arrow table)") == {
         "raw_documents": ["position", "id", "text"]
     }

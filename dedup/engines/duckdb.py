@@ -18,7 +18,7 @@ import pyarrow as pa
 from ..errors import DedupError, EngineError, Interrupted, UsageError, first_line, stopping_signals_held
 from ..names import check_name_length, escaped, is_utf8
 from ..output import is_duckdb_database
-from ..sqlfiles import quote_identifier
+from ..sqlfiles import Queries, quote_identifier
 from ..statement import Statement
 
 with stopping_signals_held():  # a Ctrl-C inside its native initialization aborted the process
@@ -148,6 +148,7 @@ class DuckDBEngine:
     """An Engine on one DuckDB connection."""
 
     dialect = "duckdb"
+    sql = Queries(dialect)
     version = duckdb.__version__
 
     def __init__(self, con: duckdb.DuckDBPyConnection, config: dict[str, Any] | None = None) -> None:

@@ -8,6 +8,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..sqlfiles import Queries
 from ..statement import Statement
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ class Engine(Protocol):
     """
 
     dialect: str  # picks sql/<dialect>/ files over sql/ where both exist
+    sql: Queries  # the SQL of sql/ bound to that dialect: every statement it runs comes from here
     version: str  # of the engine, recorded in the runs table
 
     def create_table(self, name: str, statement: Statement, *, temporary: bool = False) -> None:

@@ -11,11 +11,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engines import open_engine
+from ..engines import Engine, open_engine
 from ..errors import DedupError, UsageError
 from ..records import check_finished, check_not_run_input
 from ..settings import STDOUT, Limits
-from ..sqlfiles import query_paths, tables_needed
+from ..sqlfiles import query_paths
 from .data import gather
 from .page import write
 
@@ -35,10 +35,10 @@ def check_report_name(output: Path) -> None:
     raise UsageError(f"the report is an HTML page: name it .html, not {output.name} (- writes it to standard output)")
 
 
-def report_tables() -> tuple[tuple[str, ...], tuple[str, ...]]:
+def report_tables(engine: Engine) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The tables the report needs, and those its buckets section needs."""
     queries = [name for name in query_paths() if name.startswith("report_") and name != BUCKETS]
-    return tables_needed(*queries), tables_needed(BUCKETS)
+    return engine.sql.tables_needed(*queries), engine.sql.tables_needed(BUCKETS)
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def build_report(db: Path, output: Path, top: int = 10, sample_pairs: int = 20, 
         raise UsageError(f"no database at {db} (create one with `dedup run ... --db {db}`)")
     engine = open_engine(db, limits, read_only=True)
     try:
-        needed, buckets = report_tables()
+        needed, buckets = report_tables(engine)
         missing = [table for table in needed if not engine.has_table(table)]
         if missing:
             hint = "`dedup clusters DB` makes it" if missing == ["clusters"] else "make it with `dedup run ... --db`"

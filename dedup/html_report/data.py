@@ -18,7 +18,7 @@ from ..errors import DedupError
 from ..index.clusters import kept_by
 from ..index.documents import index_settings
 from ..runner import recomputed
-from ..sqlfiles import query, quote_identifier
+from ..sqlfiles import quote_identifier
 from ..sqltext import equal_minhash_count
 
 HISTOGRAM_WIDTH = 0.02  # Jaccard bins of the histogram, aligned on the threshold
@@ -38,7 +38,7 @@ def fetch(
 ) -> list[dict[str, Any]]:
     """The rows of sql/queries/<name>.sql as dicts, with exactly the parameters it uses bound; ids
     cut to MAX_ID characters (short_id)."""
-    rows = engine.fetch_arrow(query(name, values, engine.dialect, **(fragments or {}))).to_pylist()
+    rows = engine.fetch_arrow(engine.sql.query(name, values, **(fragments or {}))).to_pylist()
     for row in rows:
         for key in ID_KEYS.intersection(row):
             value = row[key]
@@ -185,11 +185,10 @@ def histogram_bins(threshold: float, width: float = HISTOGRAM_WIDTH) -> tuple[in
 def _pair_sample(engine: Engine, threshold: float, sample_pairs: int, num_perm: int) -> list[Pair]:
     """A sample of the verified candidates with their estimates, from the signatures of the sampled
     documents alone (a lean index makes them: dedup.runner.recomputed)."""
-    dialect = engine.dialect
     values = {"threshold": threshold, "sample_bins": SAMPLE_BINS, "limit": sample_pairs}
-    engine.create_table("report_sample_chosen", query("report_pair_sample_chosen", values, dialect), temporary=True)
+    engine.create_table("report_sample_chosen", engine.sql.query("report_pair_sample_chosen", values), temporary=True)
     try:
-        listed = query("derived_pair_documents", dialect=dialect, pairs=quote_identifier("report_sample_chosen"))
+        listed = engine.sql.query("derived_pair_documents", pairs=quote_identifier("report_sample_chosen"))
         doc_ids = sorted(row[0] for row in engine.fetch_rows(listed))
         shown = {"threshold": threshold, "max_chars": MAX_CHARS, "num_perm": num_perm}
         with recomputed(engine, index_settings(engine).sketch, ("report_pair_sample",), doc_ids):

@@ -22,7 +22,6 @@ from ..errors import UsageError
 from ..recall import Audit, Pair
 from ..runner import recomputed
 from ..settings import Sketch
-from ..sqlfiles import fragment, query
 
 WORK = ("audit_shingles", "audit_prefixes", "audit_candidates", "audit_true_pairs")
 
@@ -38,12 +37,12 @@ def audit(engine: Engine, sketch: Sketch, sample: int, seed: int = 0) -> Audit:
     if not 0 <= seed < 2**63:
         raise UsageError(f"--seed must be between 0 and 2^63-1, got {seed}")
     clock = time.perf_counter()
-    rows = engine.fetch_rows(query("audit_doc_ids", dialect=engine.dialect))
+    rows = engine.fetch_rows(engine.sql.query("audit_doc_ids"))
     chosen = sorted(random.Random(seed).sample(range(len(rows)), min(sample, len(rows))))
     doc_ids = [rows[i][0] for i in chosen]
     with recomputed(engine, sketch, WORK), exact_search(engine, doc_ids, threshold):
-        found = engine.fetch_rows(query("audit_pairs", dialect=engine.dialect))
-        extra = int(engine.fetch_rows(query("audit_extra", dialect=engine.dialect))[0][0])
+        found = engine.fetch_rows(engine.sql.query("audit_pairs"))
+        extra = int(engine.fetch_rows(engine.sql.query("audit_extra"))[0][0])
     missed = [Pair(a, b, jaccard) for a, b, jaccard, was_found, _ in found if not was_found]
     copies = [was_found for _, _, _, was_found, same_text in found if same_text]
     return Audit(
@@ -67,15 +66,14 @@ def exact_search(engine: Engine, doc_ids: list[int], threshold: float) -> Iterat
     doc_ids with a document of exact Jaccard >= threshold (> 0), and `audit_sample` the doc_ids."""
     if threshold <= 0:
         raise UsageError("an exact search needs a threshold above 0 (at 0 every pair of documents qualifies)")
-    dialect = engine.dialect
     values = {"threshold": threshold}
     engine.register_arrow("audit_sample", pa.table({"doc_id": pa.array(doc_ids, pa.int64())}))
     made: list[str] = []
     try:
         for name in WORK:
-            extra = {"exact_copies": fragment("exact_copies", dialect)} if name == "audit_true_pairs" else {}
+            extra = {"exact_copies": engine.sql.fragment("exact_copies")} if name == "audit_true_pairs" else {}
             engine.create_table(
-                name, query(name, values if name != "audit_shingles" else None, dialect, **extra), temporary=True
+                name, engine.sql.query(name, values if name != "audit_shingles" else None, **extra), temporary=True
             )
             made.append(name)
         yield

@@ -23,7 +23,6 @@ import pyarrow as pa
 from ..choices import Keep, Resolve
 from ..engines import Engine, engine_kind
 from ..errors import DedupError
-from ..sqlfiles import query, tables_needed
 from ..statement import Statement
 
 MAX_ROUNDS = 10_000
@@ -58,7 +57,7 @@ def build(
     """Create `clusters` (see build_clusters); the number of documents that the rule drops,
     counted where the table is."""
     build_clusters(engine, keep, resolve, keep_by)
-    return int(engine.fetch_rows(query("clusters_dropped_count", dialect=engine.dialect))[0][0])
+    return int(engine.fetch_rows(engine.sql.query("clusters_dropped_count"))[0][0])
 
 
 def build_clusters(
@@ -68,11 +67,11 @@ def build_clusters(
     survivor rule (verified; 0 under components). keep_by: the --keep-by the index's document_keys
     were read by."""
     rule = Rule(Keep(keep), Resolve(resolve), keep_by)
-    for table in tables_needed("cluster_members_all", "cluster_member_edges", "survivor_ranks"):
+    for table in engine.sql.tables_needed("cluster_members_all", "cluster_member_edges", "survivor_ranks"):
         if table not in WORK and not engine.has_table(table):  # the run's tables, not the work ones
             raise DedupError(f"the database has no {table} table: is it a database left by `dedup run --db`?")
     with WorkTables(engine) as work:
-        work.create("cluster_members", query("cluster_members_all", dialect=engine.dialect))
+        work.create("cluster_members", engine.sql.query("cluster_members_all"))
         rounds = _label_and_decide(work, rule)
         engine.create_table("clusters", _clusters(engine, rule))
     return rounds
@@ -91,14 +90,13 @@ def update_clusters(
     if built_by != rule:
         build_clusters(engine, *rule)
         return
-    dialect = engine.dialect
     with WorkTables(engine) as work:
-        work.create("cluster_touched", query("cluster_touched", {"first_new": first_new}, dialect))
-        work.create("cluster_members", query("cluster_members", {"first_new": first_new}, dialect))
+        work.create("cluster_touched", engine.sql.query("cluster_touched", {"first_new": first_new}))
+        work.create("cluster_members", engine.sql.query("cluster_members", {"first_new": first_new}))
         _label_and_decide(work, rule)
         work.create("clusters_changed", _clusters(engine, rule))
-        engine.execute(query("clusters_replace_touched", dialect=dialect))
-        engine.execute(query("clusters_insert_changed", dialect=dialect))
+        engine.execute(engine.sql.query("clusters_replace_touched"))
+        engine.execute(engine.sql.query("clusters_insert_changed"))
 
 
 def ensure_clusters(engine: Engine, keep: Keep | str | None = None, resolve: Resolve | str | None = None) -> None:
@@ -122,7 +120,7 @@ def kept_by(engine: Engine) -> Rule | None:
     """The rule of the clusters table (None: there is none, or it is empty or older)."""
     if not engine.has_table("clusters"):
         return None
-    rows = engine.fetch_rows(query("clusters_keep", dialect=engine.dialect))
+    rows = engine.fetch_rows(engine.sql.query("clusters_keep"))
     if not rows or rows[0][0] is None or rows[0][1] is None:
         return None
     return Rule(Keep(rows[0][0]), Resolve(rows[0][1]), rows[0][2])
@@ -130,7 +128,7 @@ def kept_by(engine: Engine) -> Rule | None:
 
 def _clusters(engine: Engine, rule: Rule) -> Statement:
     values = {"keep": rule.keep.value, "resolve": rule.resolve.value, "keep_by": rule.keep_by}
-    return query("clusters", values, engine.dialect)
+    return engine.sql.query("clusters", values)
 
 
 class WorkTables:
@@ -168,23 +166,23 @@ class WorkTables:
 def _label_and_decide(work: WorkTables, rule: Rule) -> int:
     """From `cluster_members` (doc_id, rep): `cluster_labels` (each representative's component) and
     `cluster_survivors` (each member's survivor by the rule); the rounds of the verified rule."""
-    dialect = work.engine.dialect
-    work.create("cluster_edges", query("cluster_member_edges", dialect=dialect))
-    work.create("cluster_labels", query("cluster_member_labels_start", dialect=dialect))
+    work.create("cluster_edges", work.engine.sql.query("cluster_member_edges"))
+    work.create("cluster_labels", work.engine.sql.query("cluster_member_labels_start"))
     _propagate(work)
     if rule.keep_by is not None and not work.engine.has_table("document_keys"):
         raise DedupError(f"the index has no --keep-by keys for {rule.keep_by}: run it again with --keep-by")
     work.create(
-        "survivor_keys", query("survivor_keys" if rule.keep_by is not None else "survivor_keys_none", dialect=dialect)
+        "survivor_keys", work.engine.sql.query("survivor_keys" if rule.keep_by is not None else "survivor_keys_none")
     )
     if rule.resolve == Resolve.components:
-        work.create("cluster_survivors", query("cluster_survivors_components", {"keep": rule.keep.value}, dialect))
+        survivors = work.engine.sql.query("cluster_survivors_components", {"keep": rule.keep.value})
+        work.create("cluster_survivors", survivors)
         return 0
-    work.create("survivor_ranks", query("survivor_ranks", {"keep": rule.keep.value}, dialect))
-    work.create("survivor_nodes", query("survivor_nodes", dialect=dialect))
-    work.create("survivor_edges", query("survivor_edges", dialect=dialect))
+    work.create("survivor_ranks", work.engine.sql.query("survivor_ranks", {"keep": rule.keep.value}))
+    work.create("survivor_nodes", work.engine.sql.query("survivor_nodes"))
+    work.create("survivor_edges", work.engine.sql.query("survivor_edges"))
     rounds = _decide(work)
-    work.create("cluster_survivors", query("cluster_survivors", dialect=dialect))
+    work.create("cluster_survivors", work.engine.sql.query("cluster_survivors"))
     return rounds
 
 
@@ -206,26 +204,26 @@ def _decide(work: WorkTables) -> int:
     the walk is P-complete (the lexicographically first maximal independent set), so no rounds
     avoid such shapes. Once a round decides less than WALK_BELOW of the nodes it began with, the
     nodes still undecided are walked in order on the driver (`_walk`), one pass over their edges."""
-    engine, dialect = work.engine, work.engine.dialect
+    engine = work.engine
     for table in ("survivor_decided", "survivor_undecided", "survivor_pending"):
-        work.create(table, query(f"{table}_start", dialect=dialect))
+        work.create(table, engine.sql.query(f"{table}_start"))
     rounds = 0
-    undecided = engine.fetch_rows(query("survivor_undecided_count", dialect=dialect))[0][0]
+    undecided = engine.fetch_rows(engine.sql.query("survivor_undecided_count"))[0][0]
     while undecided:
         if rounds:  # the edges between the nodes still undecided (the last round needs none)
-            work.create("survivor_pending_next", query("survivor_pending_next", dialect=dialect))
+            work.create("survivor_pending_next", engine.sql.query("survivor_pending_next"))
             work.replace("survivor_pending", "survivor_pending_next")
         rounds += 1
-        work.create("survivor_in", query("survivor_in", dialect=dialect))
-        work.create("survivor_links", query("survivor_links_start", dialect=dialect))
-        while engine.fetch_rows(query("survivor_links_moving", dialect=dialect))[0][0]:  # pointer jumping
-            work.create("survivor_links_next", query("survivor_links_step", dialect=dialect))
+        work.create("survivor_in", engine.sql.query("survivor_in"))
+        work.create("survivor_links", engine.sql.query("survivor_links_start"))
+        while engine.fetch_rows(engine.sql.query("survivor_links_moving"))[0][0]:  # pointer jumping
+            work.create("survivor_links_next", engine.sql.query("survivor_links_step"))
             work.replace("survivor_links", "survivor_links_next")
         for table in ("survivor_decided_now", "survivor_decided_next", "survivor_undecided_next"):
-            work.create(table, query(table, dialect=dialect))
+            work.create(table, engine.sql.query(table))
         work.replace("survivor_decided", "survivor_decided_next")
         work.replace("survivor_undecided", "survivor_undecided_next")
-        before, undecided = undecided, engine.fetch_rows(query("survivor_undecided_count", dialect=dialect))[0][0]
+        before, undecided = undecided, engine.fetch_rows(engine.sql.query("survivor_undecided_count"))[0][0]
         if undecided and before - undecided < WALK_BELOW * before:
             _walk(work)
             break
@@ -236,10 +234,10 @@ def _walk(work: WorkTables) -> None:
     """Decide the nodes still undecided by the walk itself, on the driver: in rank order, a node is
     kept unless an earlier neighbour is kept (its decided neighbours are all dropped, else a round
     would have dropped it). One pass over the edges sorted by their later node, one byte a node."""
-    engine, dialect = work.engine, work.engine.dialect
-    nodes = engine.fetch_arrow(query("survivor_walk_nodes", dialect=dialect)).column(0)
+    engine = work.engine
+    nodes = engine.fetch_arrow(engine.sql.query("survivor_walk_nodes")).column(0)
     kept = bytearray(b"\x01") * len(nodes)
-    edges = engine.stream_arrow(query("survivor_walk_edges", dialect=dialect), WALK_BATCH_ROWS)
+    edges = engine.stream_arrow(engine.sql.query("survivor_walk_edges"), WALK_BATCH_ROWS)
     for batch in edges or ():
         for later, earlier in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True):
             if kept[earlier]:
@@ -247,7 +245,7 @@ def _walk(work: WorkTables) -> None:
     walked = pa.table({"node": nodes, "kept": pa.array(kept, pa.uint8()).cast(pa.bool_())})
     engine.register_arrow("survivor_walked", walked)
     try:
-        work.create("survivor_decided_next", query("survivor_decided_walked", dialect=dialect))
+        work.create("survivor_decided_next", engine.sql.query("survivor_decided_walked"))
     finally:
         engine.unregister("survivor_walked")
     work.replace("survivor_decided", "survivor_decided_next")
@@ -255,12 +253,11 @@ def _walk(work: WorkTables) -> None:
 
 def _propagate(work: WorkTables) -> int:
     """Label `cluster_labels` by the components of `cluster_edges`; return the number of rounds."""
-    dialect = work.engine.dialect
     rounds = 0
     while True:
         rounds += 1
-        work.create("cluster_labels_next", query("cluster_labels_step", dialect=dialect))
-        changed = work.engine.fetch_rows(query("cluster_labels_changed", dialect=dialect))[0][0]
+        work.create("cluster_labels_next", work.engine.sql.query("cluster_labels_step"))
+        changed = work.engine.fetch_rows(work.engine.sql.query("cluster_labels_changed"))[0][0]
         work.replace("cluster_labels", "cluster_labels_next")
         if not changed:
             return rounds
@@ -270,10 +267,10 @@ def _propagate(work: WorkTables) -> int:
 
 def dropped_ids(engine: Engine) -> set[object]:
     """The ids of the documents that the rule of the built clusters drops."""
-    return {row[0] for row in engine.fetch_rows(query("clusters_dropped", dialect=engine.dialect))}
+    return {row[0] for row in engine.fetch_rows(engine.sql.query("clusters_dropped"))}
 
 
 def dropped_positions(engine: Engine) -> set[object]:
     """The input positions of the documents that the rule drops: a --lines file's line numbers,
     whatever ids --ids gave its lines."""
-    return {row[0] for row in engine.fetch_rows(query("clusters_dropped_positions", dialect=engine.dialect))}
+    return {row[0] for row in engine.fetch_rows(engine.sql.query("clusters_dropped_positions"))}

@@ -19,7 +19,7 @@ from ..interrupts import committing
 from ..records import check_finished, forget_stages, latest_run, record_change, record_inputs
 from ..runner import is_lean, run_staged, staging
 from ..settings import Limits, Settings, Sketch
-from ..sqlfiles import query, quote_identifier
+from ..sqlfiles import quote_identifier
 from ..stages import Stage, compile_stages, layout_of, not_kept, stage_names
 from ..wording import counted
 from .clusters import update_clusters
@@ -40,7 +40,7 @@ def open_index(db: Path, read_only: bool = False, limits: Limits | None = None) 
             raise DedupError(f"{db} is not a dedup index: it has no {', '.join(missing)} table")
         check_finished(engine, db)  # a stopped run's tables mix two runs: no answer from them
         if not read_only:  # the --keep-by keys of an earlier dedup, before a change rebuilds the clusters
-            engine.execute(query("document_keys_upgrade", dialect=engine.dialect))
+            engine.execute(engine.sql.query("document_keys_upgrade"))
         yield engine
     finally:
         engine.close()
@@ -80,7 +80,7 @@ def doc_ids_of(engine: Engine, ids: list[str]) -> dict[str, int]:
     """doc_id of each given id (ids compared as text, so line numbers can be typed)."""
     engine.register_arrow("wanted_ids", pa.table({"id": pa.array([str(i) for i in ids], pa.string())}))
     try:
-        rows = engine.fetch_rows(query("index_doc_ids", dialect=engine.dialect))
+        rows = engine.fetch_rows(engine.sql.query("index_doc_ids"))
     finally:
         engine.unregister("wanted_ids")
     return {row[0]: row[1] for row in rows}
@@ -125,28 +125,27 @@ def add_documents(
                 "together (their ids become FOLDER/NAME)"
             )
         raise DedupError(f"{indexed}: use --replace to replace them")
-    dialect = engine.dialect
     with engine.atomic(UNCHANGED):
         forget_stages(engine)  # the tables no longer match any run's inputs: a later run recomputes
-        engine.execute(query("pairs_orient", dialect=dialect))  # an index of an earlier add (sql/queries/index)
+        engine.execute(engine.sql.query("pairs_orient"))  # an index of an earlier add (sql/queries/index)
         if existing:
             _delete(engine, list(existing.values()))
-        first_new, positions = engine.fetch_rows(query("index_next_numbers", dialect=dialect))[0]
+        first_new, positions = engine.fetch_rows(engine.sql.query("index_next_numbers"))[0]
         if settings.keep_by is not None:  # the new documents' keys, read as the index's were
             engine.register_arrow("raw_documents", raw)
-            engine.execute(query("document_keys_add", {"positions": positions}, dialect))
+            engine.execute(engine.sql.query("document_keys_add", {"positions": positions}))
             engine.unregister("raw_documents")
         _stage_new_documents(engine, settings.sketch, raw, first_new, positions)
         engine.register_arrow("raw_skipped", corpus.skipped_arrow())
-        engine.execute(query("index_add_skipped", dialect=dialect))
+        engine.execute(engine.sql.query("index_add_skipped"))
         engine.unregister("raw_skipped")
-        counts = engine.fetch_rows(query("index_counts", {"added": len(raw)}, dialect))[0][0]
+        counts = engine.fetch_rows(engine.sql.query("index_counts", {"added": len(raw)}))[0][0]
         record_change(engine, counts, {"add": round(time.perf_counter() - clock, 4)})
         if documents is None:
             record_inputs(engine, settings.files_read)
         update_clusters(engine, first_new, keep, resolve)  # in the same step: never the clusters of the index before
         committing()  # from here the change is saved: a Ctrl-C now must not say it was not
-    new_pairs = engine.fetch_rows(query("index_new_pairs", {"first_new": first_new}, dialect))[0][0]
+    new_pairs = engine.fetch_rows(engine.sql.query("index_new_pairs", {"first_new": first_new}))[0][0]
     latin1 = f", {corpus.latin1} decoded as Latin-1" if corpus.latin1 else ""  # counted, as a run's summary does
     involved = f"{counted(new_pairs, 'pair involves', 'pairs involve')} {'it' if raw.num_rows == 1 else 'them'}"
     return (
@@ -189,7 +188,7 @@ def _named_as_indexed(engine: Engine, inputs: tuple[Path, ...], raw: pa.Table) -
 def _check_id_type(engine: Engine, raw: pa.Table) -> None:
     if raw.num_rows == 0:
         return
-    indexed = engine.fetch_rows(query("index_id_type", dialect=engine.dialect))
+    indexed = engine.fetch_rows(engine.sql.query("index_id_type"))
     new = "BIGINT" if pa.types.is_integer(raw.schema.field("id").type) else "VARCHAR"
     if indexed and indexed[0][0] != new:
         raise DedupError(f"the new documents have {new.lower()} ids, the index has {indexed[0][0].lower()} ids")
@@ -206,15 +205,15 @@ def _stage_new_documents(engine: Engine, sketch: Sketch, raw: pa.Table, first_ne
     per_document = [step for step in steps if step[0].scope == "documents"]
     (candidates, statement), *verification = [step for step in steps if step[0].scope == "pairs"]
     if sketch.method == "lsh":  # the new documents' buckets against every document's
-        statement = query("add_candidates", {"first_new": first_new}, dialect)
+        statement = engine.sql.query("add_candidates", {"first_new": first_new})
 
     def renumber(stage: Stage) -> None:
         if stage.reads_inputs:  # numbered after the indexed documents
-            engine.execute(query("staging_renumber", {"offset": first_new - 1, "positions": positions}, dialect))
+            engine.execute(engine.sql.query("staging_renumber", {"offset": first_new - 1, "positions": positions}))
 
     def keep_new(stage: Stage) -> None:
         if stage is candidates and sketch.method != "lsh":
-            engine.execute(query("keep_new_candidates", {"first_new": first_new}, dialect))
+            engine.execute(engine.sql.query("keep_new_candidates", {"first_new": first_new}))
 
     layout = layout_of(sketch, is_lean(engine), dialect)  # what the index keeps, and how to make the rest
     with staging(engine):
@@ -228,13 +227,13 @@ def _delete(engine: Engine, doc_ids: list[int]) -> None:
     try:
         for name in stage_names("documents"):
             if engine.has_table(name):  # a lean index keeps no shingles
-                engine.execute(query("index_delete_documents", dialect=engine.dialect, table=quote_identifier(name)))
+                engine.execute(engine.sql.query("index_delete_documents", table=quote_identifier(name)))
         for name in stage_names("pairs"):
-            engine.execute(query("index_delete_pairs", dialect=engine.dialect, table=quote_identifier(name)))
+            engine.execute(engine.sql.query("index_delete_pairs", table=quote_identifier(name)))
     finally:
         engine.unregister("removed_doc_ids")
     if engine.has_table("document_keys"):
-        engine.execute(query("document_keys_removed", dialect=engine.dialect))
+        engine.execute(engine.sql.query("document_keys_removed"))
 
 
 def remove_documents(
@@ -247,7 +246,7 @@ def remove_documents(
     with engine.atomic(UNCHANGED):
         forget_stages(engine)
         _delete(engine, list(found.values()))
-        first_new = engine.fetch_rows(query("index_next_numbers", dialect=engine.dialect))[0][0]
+        first_new = engine.fetch_rows(engine.sql.query("index_next_numbers"))[0][0]
         update_clusters(engine, first_new, keep, resolve)  # in the same step: never the clusters of the index before
         committing()
     return len(found)
@@ -256,4 +255,4 @@ def remove_documents(
 def document_list(engine: Engine) -> pa.Table:
     """Every document: id, shingles, similar documents, and its cluster when clusters were built."""
     name = "document_list_clusters" if engine.has_table("clusters") else "document_list"
-    return engine.fetch_arrow(query(name, dialect=engine.dialect))
+    return engine.fetch_arrow(engine.sql.query(name))

@@ -9,7 +9,6 @@ from ..engines import Engine
 from ..errors import DedupError, UsageError
 from ..runner import recomputed
 from ..settings import Sketch
-from ..sqlfiles import query
 from ..stages import shingle_text_fragments
 from .clusters import kept_by
 from .documents import doc_ids_of, index_settings
@@ -55,7 +54,7 @@ def explain_survivor(engine: Engine, doc_id: str) -> tuple[str, str | None]:
         raise DedupError(f"no document with id {doc_id!r} in the index")
     if not engine.has_table("clusters"):
         raise DedupError("the index has no clusters: build them with `dedup clusters DB`")
-    rows = engine.fetch_rows(query("explain_survivor", {"doc_id": found[doc_id]}, engine.dialect))
+    rows = engine.fetch_rows(engine.sql.query("explain_survivor", {"doc_id": found[doc_id]}))
     kept, survivor, jaccard, size, keep, resolve = rows[0]
     settings = index_settings(engine)
     built_by = kept_by(engine)
@@ -80,16 +79,15 @@ def explain_pair(engine: Engine, id_a: str, id_b: str, examples: int = 3) -> Exp
             raise DedupError(f"no document with id {given!r} in the index")
     (id_a, doc_a), (id_b, doc_b) = sorted(((i, found[i]) for i in (id_a, id_b)), key=lambda item: item[1])
     values = {"doc_a": doc_a, "doc_b": doc_b}
-    dialect = engine.dialect
     with recomputed(engine, settings.sketch, ("explain_counts", "explain_signatures"), (doc_a, doc_b)):
-        n_a, n_b, shared = engine.fetch_rows(query("explain_counts", values, dialect))[0]
-        signature_rows = engine.fetch_rows(query("explain_signatures", values, dialect))
+        n_a, n_b, shared = engine.fetch_rows(engine.sql.query("explain_counts", values))[0]
+        signature_rows = engine.fetch_rows(engine.sql.query("explain_signatures", values))
     union = n_a + n_b - shared
     jaccard = shared / union if union else 0.0
     estimate = None
     if len(signature_rows) == 2:
         estimate = sum(x == y for x, y in zip(*signature_rows, strict=True)) / settings.num_perm
-    collided = [row[0] for row in engine.fetch_rows(query("explain_collided", values, dialect))]
+    collided = [row[0] for row in engine.fetch_rows(engine.sql.query("explain_collided", values))]
     banding = settings.banding
     explanation = Explanation(
         id_a=id_a,
@@ -125,10 +123,10 @@ def _stage(
     if not n_a or not n_b:
         return "never compared: a document without shingles (empty) is never paired"
     values = {"doc_a": doc_a, "doc_b": doc_b}
-    in_pairs = engine.fetch_rows(query("explain_in_pairs", values, engine.dialect))[0][0]
+    in_pairs = engine.fetch_rows(engine.sql.query("explain_in_pairs", values))[0][0]
     if in_pairs:
         return f"kept: candidate, verified, in pairs (Jaccard >= {threshold})"
-    verified = engine.fetch_rows(query("explain_verified", values, engine.dialect))
+    verified = engine.fetch_rows(engine.sql.query("explain_verified", values))
     if verified:
         return f"dropped at verification: a candidate, but exact Jaccard {verified[0][0]:.6f} < {threshold}"
     if method == "exact":
@@ -150,9 +148,9 @@ def _add_examples(
 ) -> None:
     if examples <= 0:
         return
-    values = {**parameter_values(sketch), "doc_id_a": doc_a, "doc_id_b": doc_b}
+    values = {**parameter_values(sketch, engine.dialect), "doc_id_a": doc_a, "doc_id_b": doc_b}
     fragments = shingle_text_fragments(sketch.shingle_type, sketch.shingle_size)
-    rows = engine.fetch_rows(query("shingle_texts", values, engine.dialect, **fragments))
+    rows = engine.fetch_rows(engine.sql.query("shingle_texts", values, **fragments))
     texts: dict[int, dict[int, str]] = {doc_a: {}, doc_b: {}}
     for doc_id, fingerprint, shingle in rows:
         texts[doc_id][fingerprint] = shingle

@@ -13,7 +13,6 @@ from ..engines import Engine, open_engine
 from ..errors import EngineError
 from ..runner import is_lean
 from ..settings import Limits
-from ..sqlfiles import user_query
 
 BATCH_ROWS = 2048
 
@@ -39,7 +38,7 @@ def results(engine: Engine, text: str) -> Iterator[pa.RecordBatchReader]:
     run and yield nothing. Read (or drop) each reader before taking the next."""
     for statement in statements(engine, text):
         try:
-            reader = engine.stream_arrow(user_query(statement, engine.dialect), BATCH_ROWS)
+            reader = engine.stream_arrow(engine.sql.user_query(statement), BATCH_ROWS)
         except EngineError as error:
             raise sealed_hint(lean_hint(engine, error)) from None
         if reader is None:

@@ -14,7 +14,6 @@ from ..engines import Engine
 from ..errors import UsageError
 from ..formats import EXPORT_FORMATS, Format, open_text
 from ..output import STREAM_ROWS, batches, check_writable, format_for, is_list_type, replacing, write_table
-from ..sqlfiles import query
 from .clusters import ensure_clusters
 
 ID_LINES = (ExportKind.survivors,)  # the exports of one id per row, which .txt writes one per line
@@ -48,7 +47,7 @@ def export_rows(
     what = ExportKind(what)
     if needs_clusters(what):
         ensure_clusters(engine, keep, resolve)
-    reader = engine.stream_arrow(query(f"export_{what.value}", dialect=engine.dialect), STREAM_ROWS)
+    reader = engine.stream_arrow(engine.sql.query(f"export_{what.value}"), STREAM_ROWS)
     assert reader is not None, "an export query has rows"
     return reader
 

@@ -11,7 +11,6 @@ import pyarrow as pa
 
 from ..engines import Engine
 from ..runner import is_lean
-from ..sqlfiles import query
 
 
 @dataclass(frozen=True)
@@ -51,14 +50,13 @@ class Info:
 
 
 def database_info(engine: Engine, path: Path) -> Info:
-    dialect = engine.dialect
-    block_size, _, used, free, version = engine.fetch_rows(query("info_file", dialect=dialect))[0]
+    block_size, _, used, free, version = engine.fetch_rows(engine.sql.query("info_file"))[0]
     names, counts, blocks = [], [], []
-    for table, table_rows in engine.fetch_rows(query("info_tables", dialect=dialect)):
+    for table, table_rows in engine.fetch_rows(engine.sql.query("info_tables")):
         names.append(table)
         counts.append(int(table_rows))
-        blocks.append(int(engine.fetch_rows(query("info_table_blocks", {"table": table}, dialect))[0][0]))
-    documents, text_bytes = engine.fetch_rows(query("info_text_bytes", dialect=dialect))[0]
+        blocks.append(int(engine.fetch_rows(engine.sql.query("info_table_blocks", {"table": table}))[0][0]))
+    documents, text_bytes = engine.fetch_rows(engine.sql.query("info_text_bytes"))[0]
     tables = pa.table(
         {
             "table": pa.array(names, pa.string()),
@@ -78,5 +76,5 @@ def database_info(engine: Engine, path: Path) -> Info:
         documents=int(documents),
         text_bytes=int(text_bytes),
         tables=tables,
-        runs=engine.fetch_arrow(query("info_runs", dialect=dialect)),
+        runs=engine.fetch_arrow(engine.sql.query("info_runs")),
     )

@@ -12,7 +12,6 @@ from ..engines import Engine
 from ..errors import DedupError, UsageError
 from ..runner import recomputed, run_steps
 from ..settings import Sketch
-from ..sqlfiles import query, tables_needed
 from ..stages import compile_stages
 from .documents import doc_ids_of, index_settings
 
@@ -36,7 +35,6 @@ def query_index(
     database), so its buckets and shingles are what a run would have computed for it.
     """
     settings = index_settings(engine)
-    dialect = engine.dialect
     if min_jaccard is None:
         min_jaccard = settings.threshold
     if not 0.0 <= min_jaccard <= 1.0:
@@ -58,19 +56,19 @@ def query_index(
         if doc_id not in found:
             raise DedupError(f"no document with id {doc_id!r} in the index")
         exclude = found[doc_id]
-        text = engine.fetch_rows(query("query_text", {"doc_id": exclude}, dialect))[0][0]
+        text = engine.fetch_rows(engine.sql.query("query_text", {"doc_id": exclude}))[0][0]
     assert text is not None
     if settings.strip_html and doc_id is None:  # an indexed document's text was cleaned when read
         text = html_to_text(text)
     scratch = engine.scratch()
     try:
         if doc_id is not None:  # an indexed document: its buckets are stored already
-            buckets = engine.fetch_arrow(query("query_stored_buckets", {"doc_id": exclude}, dialect))
+            buckets = engine.fetch_arrow(engine.sql.query("query_stored_buckets", {"doc_id": exclude}))
             with recomputed(engine, settings.sketch, ("query_stored_shingles",), (exclude,)):
-                fingerprints = engine.fetch_arrow(query("query_stored_shingles", {"doc_id": exclude}, dialect))
+                fingerprints = engine.fetch_arrow(engine.sql.query("query_stored_shingles", {"doc_id": exclude}))
         else:
             buckets = _query_buckets(scratch, settings.sketch, text)
-            fingerprints = scratch.fetch_arrow(query("query_shingles", dialect=scratch.dialect))
+            fingerprints = scratch.fetch_arrow(scratch.sql.query("query_shingles"))
         if fingerprints.num_rows == 0:  # an empty answer would read as "nothing similar"
             what = f"document {doc_id!r}" if doc_id is not None else "the query text"
             raise DedupError(
@@ -81,7 +79,7 @@ def query_index(
             with recomputed(engine, settings.sketch, ("query_shared_shingles",)):
                 return _query_shared_shingles(engine, buckets, fingerprints, exclude, min_jaccard)
         engine.register_arrow("query_buckets", buckets)
-        probe = query("query_probe", {"exclude": exclude, "min_bands": min_bands}, dialect)
+        probe = engine.sql.query("query_probe", {"exclude": exclude, "min_bands": min_bands})
         candidates = engine.fetch_arrow(probe)
         engine.unregister("query_buckets")
         texts = _texts(engine, candidates.column("doc_id").to_pylist())
@@ -91,7 +89,7 @@ def query_index(
     engine.register_arrow("query_candidates", candidates)
     engine.register_arrow("query_jaccard", jaccard)
     try:
-        return engine.fetch_arrow(query("query_result", {"min_jaccard": min_jaccard}, dialect))
+        return engine.fetch_arrow(engine.sql.query("query_result", {"min_jaccard": min_jaccard}))
     finally:
         engine.unregister("query_candidates")
         engine.unregister("query_jaccard")
@@ -129,7 +127,7 @@ def _query_shared_shingles(
     engine.register_arrow("query_fingerprints", fingerprints)
     try:
         values = {"exclude": exclude, "min_jaccard": min_jaccard}
-        return engine.fetch_arrow(query("query_shared_shingles", values, engine.dialect))
+        return engine.fetch_arrow(engine.sql.query("query_shared_shingles", values))
     finally:
         engine.unregister("query_buckets")
         engine.unregister("query_fingerprints")
@@ -149,7 +147,7 @@ def _raw(ids: list[int], texts: list[str]) -> pa.Table:
 def _run_for(scratch: Engine, sketch: Sketch, raw: pa.Table, *wanted: str) -> None:
     """Run the stages on `raw` in the scratch database until they made the tables that the
     queries `wanted` read."""
-    needed = set(tables_needed(*wanted))
+    needed = set(scratch.sql.tables_needed(*wanted))
     steps = []
     for stage, statement in compile_stages(sketch, scratch.dialect):
         if not needed:
@@ -162,13 +160,13 @@ def _run_for(scratch: Engine, sketch: Sketch, raw: pa.Table, *wanted: str) -> No
 
 def _query_buckets(scratch: Engine, sketch: Sketch, text: str) -> pa.Table:
     _run_for(scratch, sketch, _raw([QUERY], [text]), "query_buckets", "query_shingles")
-    return scratch.fetch_arrow(query("query_buckets", dialect=scratch.dialect))
+    return scratch.fetch_arrow(scratch.sql.query("query_buckets"))
 
 
 def _texts(engine: Engine, doc_ids: list[int]) -> pa.Table:
     engine.register_arrow("wanted_doc_ids", pa.table({"doc_id": pa.array(doc_ids, pa.int64())}))
     try:
-        return engine.fetch_arrow(query("query_texts", dialect=engine.dialect))
+        return engine.fetch_arrow(engine.sql.query("query_texts"))
     finally:
         engine.unregister("wanted_doc_ids")
 
@@ -179,4 +177,4 @@ def _jaccard(scratch: Engine, sketch: Sketch, text: str, texts: pa.Table) -> pa.
         return pa.table({"doc_id": pa.array([], pa.int64()), "jaccard": pa.array([], pa.float64())})
     ids = [QUERY, *texts.column("doc_id").to_pylist()]
     _run_for(scratch, sketch, _raw(ids, [text, *texts.column("text").to_pylist()]), "query_jaccard")
-    return scratch.fetch_arrow(query("query_jaccard", {"query": QUERY}, scratch.dialect))
+    return scratch.fetch_arrow(scratch.sql.query("query_jaccard", {"query": QUERY}))

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import pyarrow as pa
 
 from ...errors import DedupError, EngineError, Interrupted, UsageError, first_line
-from ...sqlfiles import used_parameters
+from ...sqlfiles import Queries, used_parameters
 from ...statement import Statement
 from ..protocol import Engine
 from .tables import split_tables
@@ -227,6 +227,7 @@ class SparkEngine:
     its table is complete, so a killed run recomputes it."""
 
     dialect = "spark"
+    sql = Queries(dialect)
 
     def __init__(self, session: Any, work_dir: str | Path) -> None:
         self.session = session

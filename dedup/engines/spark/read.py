@@ -58,7 +58,6 @@ from ...formats import Format, compression_of, separator
 from ...keep_by import KeepBy
 from ...names import is_utf8
 from ...settings import Reading
-from ...sqlfiles import statement
 
 BOM = bytearray(UTF8_BOM)
 LONG = 2**31 - 1  # substring length meaning "to the end"
@@ -96,8 +95,8 @@ def read_corpus(engine: Any, reading: Reading) -> tuple[bool, list[str]]:
     for other in frames[1:]:
         frame = frame.unionByName(other)
     engine.register_dataframe("raw_read", frame)
-    engine.create_table("raw_sorted", statement("inputs/raw_sorted.sql", dialect="spark"))
-    engine.create_table("raw_numbered", statement("inputs/raw_numbered.sql", dialect="spark"))
+    engine.create_table("raw_sorted", engine.sql.statement("inputs/raw_sorted.sql"))
+    engine.create_table("raw_numbered", engine.sql.statement("inputs/raw_numbered.sql"))
     # the rows back with their numbers: a join on the keys (broadcast while the keys are small), so
     # the texts are read once more but never sorted
     keys = session.table("raw_numbered")
