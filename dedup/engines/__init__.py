@@ -123,21 +123,24 @@ def open_engine(
 
 @contextmanager
 def run_engine(options: EngineOptions, session: Any = None, small: bool = False) -> Iterator[Engine]:
-    """The engine of a run by options.engine, closed (and its temporary places removed) after.
-    small: a DuckDB run without --db keeps its tables in memory (no database file to write, sync
-    at each stage's commit and checkpoint at close); a larger one gets a temporary file, whose
-    compressed tables keep a large run's memory and spill bounded."""
-    if options.engine == "duckdb":
-        with ExitStack() as cleanup:
-            path = options.db
-            if path is None:  # a temporary database, removed with its folder (in memory if small)
-                path = Path(cleanup.enter_context(temporary_folder(options.temp_dir))) / "run.duckdb"
-            temporary = options.db is None
-            engine = open_engine(path, options, in_memory=small and temporary, scratch=temporary)
-            cleanup.callback(engine.close)
-            yield engine
-        return
-    from .spark.engine import spark_engine
+    """The engine of a run, as its kind opens it (EngineKind.opens), closed (and its temporary
+    places removed) after. small: see duckdb_run."""
+    opens = engine_kind(options.engine).opens
+    assert opens is not None, "every engine kind says how a run opens it"
+    with opens(options, session, small) as engine:
+        yield engine
 
-    with spark_engine(options, session) as spark:
-        yield spark
+
+@contextmanager
+def duckdb_run(options: EngineOptions, small: bool) -> Iterator[Engine]:
+    """A run's DuckDB engine. small: a run without --db keeps its tables in memory (no database
+    file to write, sync at each stage's commit and checkpoint at close); a larger one gets a
+    temporary file, whose compressed tables keep a large run's memory and spill bounded."""
+    with ExitStack() as cleanup:
+        path = options.db
+        if path is None:  # a temporary database, removed with its folder (in memory if small)
+            path = Path(cleanup.enter_context(temporary_folder(options.temp_dir))) / "run.duckdb"
+        temporary = options.db is None
+        engine = open_engine(path, options, in_memory=small and temporary, scratch=temporary)
+        cleanup.callback(engine.close)
+        yield engine

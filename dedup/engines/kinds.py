@@ -5,6 +5,7 @@ go with which engine (`EngineKind.check`, called when the options are built)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,9 @@ class EngineKind:
     instead: str = ""
     unsupported: tuple[tuple[str, str, str], ...] = ()
     check_more: Callable[[Any], None] | None = None  # on the run's EngineOptions
+    # the engine of a run: (the run's EngineOptions, a Spark session or None, small) -> a context
+    # manager of the open engine, closed after (dedup.engines.run_engine)
+    opens: Callable[[Any, Any, bool], AbstractContextManager[Any]] | None = None
 
     def refusals(self, given: Callable[[str], object]) -> Iterator[str]:
         """Why each option given (by its Settings field name) is refused on this engine: the
@@ -66,6 +70,18 @@ def _check_spark(options: Any) -> None:
         )
 
 
+def _run_duckdb(options: Any, session: Any, small: bool) -> AbstractContextManager[Any]:
+    from . import duckdb_run
+
+    return duckdb_run(options, small)
+
+
+def _run_spark(options: Any, session: Any, small: bool) -> AbstractContextManager[Any]:
+    from .spark.engine import spark_engine
+
+    return spark_engine(options, session)
+
+
 KINDS = {
     "duckdb": EngineKind(
         name="duckdb",
@@ -76,6 +92,7 @@ KINDS = {
         keeps_clusters=True,
         writes_deduplicated=True,
         lean=True,
+        opens=_run_duckdb,
         options=(
             ("db", "--db"),
             ("threads", "--threads"),
@@ -102,6 +119,7 @@ KINDS = {
             ("keep_all_tables", "--keep-all-tables", ": the work folder keeps every stage's table"),
         ),
         check_more=_check_spark,
+        opens=_run_spark,
     ),
 }
 
