@@ -14,6 +14,10 @@ from .sqlfiles import Fragments, fragment
 # The Spark candidates stage spreads a band bucket of more documents than this over several tasks
 # (sql/spark/05_candidates.sql); DuckDB's stage does not use it.
 HOT_BUCKET_ROWS = 1024
+# DuckDB's shingles stage takes a document of more bytes of normalized text than this in pieces
+# (sql/02_shingles.sql, sql/fragments/pieces_<type>.sql); the tests set it low to run every
+# document through both paths.
+LONG_DOCUMENT_BYTES = 2**20
 
 
 def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments]:
@@ -26,6 +30,7 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
         "k": sketch.shingle_size,
         "bands": banding.bands,
         "hot_bucket_rows": HOT_BUCKET_ROWS,
+        "long_bytes": LONG_DOCUMENT_BYTES,
     }
     for i, (a, b) in enumerate(permutation_coefficients(sketch.seed, sketch.num_perm)):
         values[f"a_{i}"] = a
@@ -44,6 +49,9 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
         "tokens": lambda: generated.tokens(kind, "documents"),
         # DuckDB's shingles stage reads the documents in slices, one pipeline each (sql/02_shingles.sql)
         "tokens_of_slices": lambda: generated.tokens(kind, "document_slices"),
+        # and a long document's pieces (sql/fragments/pieces_<type>.sql)
+        "pieces": lambda: fragment(f"pieces_{kind}", dialect),
+        "tokens_of_pieces": lambda: generated.tokens(kind, "long_pieces"),
         "shingle_fingerprint": lambda: generated.shingle_fingerprint(k),
         # the pair stages' parts that both engines share (sql/fragments/), so their rows agree by construction
         "exact_copies": lambda: fragment("exact_copies", dialect),

@@ -39,7 +39,15 @@ def body_of(text: str) -> str:
     """The statement without its comments, fragments filled (tokens by the char fragment)."""
     tokens = read_sql("fragments/tokens_char.sql", "duckdb").text
     shared = {name: read_sql(f"fragments/{name}.sql", "duckdb").text for name in SHARED_FRAGMENTS}
-    fragments = {"tokens": tokens, "tokens_of_slices": tokens, "tokens_of_type": tokens, **shared}
+    pieces = read_sql("fragments/pieces_char.sql", "duckdb").text
+    fragments = {
+        "tokens": tokens,
+        "tokens_of_slices": tokens,
+        "tokens_of_type": tokens,
+        "tokens_of_pieces": tokens,
+        "pieces": pieces,
+        **shared,
+    }
     filled = fill(fill(text, {**fragments, **FRAGMENTS}), FRAGMENTS)
     lines = [line.split("--", 1)[0] for line in filled.splitlines()]
     return "\n".join(lines).lower()
