@@ -31,8 +31,8 @@ class Method(StrEnum):
 
 
 class Keep(StrEnum):
-    """The order in which documents are preferred as survivors (ties: input position under the
-    verified rule, id under the components rule)."""
+    """The order in which documents are preferred as survivors, after the --keep-by key, ties by
+    input position: each member is one line of sql/fragments/keep_order.sql (both rules' order)."""
 
     first = "first"  # earliest in input order
     min_id = "min-id"  # smallest id

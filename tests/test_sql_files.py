@@ -26,7 +26,6 @@ FRAGMENTS = {
     "columns": "doc_id, n_shingles",
     "pairs": "some_pairs",
     "retained": "retained_table",
-    "keep_order": "d.position",
     "documents": "documents",
 }
 # Fragments of sql/fragments/ that stages of both engines include as they are.
@@ -46,6 +45,7 @@ def body_of(text: str) -> str:
         "tokens_of_type": tokens,
         "tokens_of_pieces": tokens,
         "pieces": pieces,
+        "keep_order": read_sql("fragments/keep_order.sql", "duckdb").text,
         **shared,
     }
     filled = fill(fill(text, {**fragments, **FRAGMENTS}), FRAGMENTS)

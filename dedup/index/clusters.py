@@ -175,10 +175,12 @@ def _label_and_decide(work: WorkTables, rule: Rule) -> int:
         "survivor_keys", work.engine.sql.query("survivor_keys" if rule.keep_by is not None else "survivor_keys_none")
     )
     if rule.resolve == Resolve.components:
-        survivors = work.engine.sql.query("cluster_survivors_components", {"keep": rule.keep.value})
+        order = work.engine.sql.fragment("keep_order")
+        survivors = work.engine.sql.query("cluster_survivors_components", {"keep": rule.keep.value}, keep_order=order)
         work.create("cluster_survivors", survivors)
         return 0
-    work.create("survivor_ranks", work.engine.sql.query("survivor_ranks", {"keep": rule.keep.value}))
+    order = work.engine.sql.fragment("keep_order")
+    work.create("survivor_ranks", work.engine.sql.query("survivor_ranks", {"keep": rule.keep.value}, keep_order=order))
     work.create("survivor_nodes", work.engine.sql.query("survivor_nodes"))
     work.create("survivor_edges", work.engine.sql.query("survivor_edges"))
     rounds = _decide(work)

@@ -4,19 +4,15 @@
 -- writes: cluster_survivors(doc_id, survivor_doc_id, jaccard)
 -- params: $keep
 -- The components rule (--resolve components): one document kept per connected component, the first
--- by the --keep-by key and the --keep rule (as in survivor_ranks.sql), ties broken by id; every other member is
+-- in the order of the verified rule (sql/fragments/keep_order.sql: the --keep-by key, the --keep
+-- rule, ties by input position); every other member is
 -- dropped for it, with their exact Jaccard when they are a verified pair and null when they are
 -- not (joined only through a chain of pairs: a removal no pair justifies).
 with ranked as (
     select
         m.doc_id,
         first_value(m.doc_id) over (partition by l.label order by
-                k.key nulls last,
-                k.key_low,
-                if($keep = 'first', d.position, null),
-                if($keep = 'longest', -length(d.text), null),
-                if($keep = 'shortest', length(d.text), null),
-                d.id
+{{ keep_order }}
             rows between unbounded preceding and unbounded following
         ) as survivor_doc_id
     from cluster_members as m

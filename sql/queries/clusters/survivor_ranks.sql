@@ -4,11 +4,8 @@
 -- writes: survivor_ranks(doc_id, rep, rank)
 -- params: $keep
 -- The members in some pair (a group of two or more copies, or a group with an edge to another),
--- numbered in the order the rules walk them: by the --keep-by key first (survivor_keys: empty
--- without --keep-by; no key last), then by $keep (first = input order, min-id = smallest id,
--- longest / shortest = text length in code points), ties by input position: the order of the
--- verified survivor rule. A member in no pair is kept for itself and needs no rank. The keys of
--- the other rules are null, so they tie and only $keep's counts.
+-- numbered in the order the rules walk them (sql/fragments/keep_order.sql: the --keep-by key,
+-- then $keep, ties by input position). A member in no pair is kept for itself and needs no rank.
 with paired as (
     select doc_id_a as rep from cluster_edges
     union
@@ -20,13 +17,7 @@ select
     m.doc_id,
     m.rep,
     row_number() over (order by
-        k.key nulls last,
-        k.key_low,
-        if($keep = 'first', d.position, null),
-        if($keep = 'longest', -length(d.text), null),
-        if($keep = 'shortest', length(d.text), null),
-        if($keep = 'min-id', d.id, null),
-        d.position
+{{ keep_order }}
     ) as rank
 from cluster_members as m
 join documents as d on d.doc_id = m.doc_id
