@@ -8,11 +8,11 @@ import json
 import os
 import shutil
 import stat
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
-from typing import Literal, TextIO, TypeAlias
+from typing import Literal, NamedTuple, TextIO, TypeAlias
 
 import pyarrow as pa
 
@@ -268,29 +268,57 @@ def write_table(rows: Rows, path: Path, kind: str | None = None) -> None:
 
 def write_rows(rows: Rows, path: Path, kind: str | None = None) -> None:
     """The rows (a table, or a reader streamed batch by batch in bounded memory) to `path` as it is
-    named (no temporary file): parquet, csv or jsonl, compressed as the name says."""
+    named (no temporary file): Parquet, or a text format of TEXT_WRITERS, compressed as the name
+    says; another format is an error, never another format's bytes under its name."""
     kind = kind or format_for(path)
     with written(path):
         if kind == Format.parquet:
             with pa.OSFile(os.fsencode(path), "wb") as sink:  # by its bytes: a name that is not UTF-8 too
                 _write_parquet(rows, sink)
         else:
-            with open_text(path, newline="" if kind == Format.csv else "\n") as stream:
+            with open_text(path, newline=text_writer(kind).newline) as stream:
                 write_text_rows(rows, stream, kind)
 
 
+class TextWriter(NamedTuple):
+    """How a text format writes rows: the line end its file is opened with, a batch (and whether it
+    is the first), and what a result without rows writes (a CSV its header)."""
+
+    newline: str
+    batch: Callable[[pa.RecordBatch, TextIO, bool], None]
+    empty: Callable[[pa.Schema, TextIO], None] | None = None
+
+
+# The writers of the text formats that dedup.formats registers for --output and copies (Parquet is
+# written by _write_parquet): a format registered without one fails in text_writer, and
+# tests/test_formats.py writes every registered output format.
+TEXT_WRITERS = {
+    Format.csv: TextWriter(
+        "",
+        lambda batch, stream, first: write_csv(batch, stream, header=first),
+        lambda s, out: write_csv(s.empty_table(), out),
+    ),
+    Format.jsonl: TextWriter("\n", lambda batch, stream, first: write_jsonl(batch, stream)),
+}
+
+
+def text_writer(kind: str) -> TextWriter:
+    try:
+        return TEXT_WRITERS[Format(kind)]
+    except (KeyError, ValueError):
+        raise ValueError(f"no writer of rows as {kind}") from None
+
+
 def write_text_rows(rows: Rows, stream: TextIO, kind: str) -> None:
-    """The rows as csv (a header, also when there are no rows) or jsonl on an open stream, a batch
-    at a time: a file (write_rows) or stdout (the CLI's --format)."""
-    header = True
+    """The rows in the text format `kind` on an open stream, a batch at a time: a file (write_rows)
+    or stdout (the CLI's --format)."""
+    writer = text_writer(kind)
+    first = True
     for batch in batches(rows):
-        if kind == Format.csv:
-            write_csv(batch, stream, header=header)
-        else:
-            write_jsonl(batch, stream)
-        header = False
-    if header and kind == Format.csv:
-        write_csv(rows.schema.empty_table(), stream)
+        writer.batch(batch, stream, first)
+        first = False
+    if first and writer.empty is not None:
+        writer.empty(rows.schema, stream)
 
 
 # Rows per record batch of a result streamed from an engine to a file or stdout.

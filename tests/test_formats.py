@@ -36,3 +36,32 @@ def test_every_table_input_has_a_spark_reader():
             assert spark_reader(spec.format) is not None, spec.format
     assert spark_reader("tsv") == spark_reader("csv") != spark_reader("jsonl")
     assert spark_reader(None) is None
+
+
+def test_every_registered_output_and_export_format_has_its_writer(tmp_path):
+    """A format registered for --output or exports is written by its own writer, in every
+    compression it is registered with: a format without one is an error (write_rows wrote JSON
+    lines for any format that was not Parquet or CSV), never another format's bytes."""
+    import pyarrow as pa
+    import pytest
+
+    from dedup.choices import ExportKind
+    from dedup.formats import COMPRESSIONS, Format, compressible, open_binary
+    from dedup.index.export import write_export
+    from dedup.output import text_writer, write_rows
+
+    rows = pa.table({"id": ["a", "b"], "survivor": ["a", "a"], "jaccard": [None, 0.9]})
+    for suffix, kind in OUTPUT_FORMATS.items():
+        ends = [""] + ([c.suffixes[0] for c in COMPRESSIONS] if compressible(kind) else [])
+        for end in ends:
+            path = tmp_path / f"out{suffix}{end}"
+            write_rows(rows, path)
+            assert path.stat().st_size > 0 and (end == "" or open_binary(path).read(4) != path.read_bytes()[:4])
+    for suffix in EXPORT_FORMATS:
+        path = tmp_path / f"survivors{suffix}"
+        assert write_export(rows, path, ExportKind.survivors) == 2, suffix
+    for kind in SPECS:
+        if kind not in (Format.parquet, Format.json, Format.txt) and SPECS[kind].output:
+            assert text_writer(kind).newline in ("", "\n")
+    with pytest.raises(ValueError, match="no writer of rows as txt"):
+        write_rows(rows, tmp_path / "x.txt", "txt")
