@@ -58,7 +58,7 @@ def random_text(seed: int, length: int) -> str:
     return "".join(rng.choice(ALPHABET) for _ in range(length))
 
 
-# lengths about the pieces' runs of 1,000 code points (and of words, for the longest)
+# lengths about the pieces' runs of 1,000 code points (and over several runs of 100 words)
 TEXTS = st.lists(
     st.one_of(
         st.text(alphabet=ALPHABET, max_size=30),
@@ -89,10 +89,10 @@ def test_the_pieces_give_a_long_document_the_shingles_of_the_reference(texts, ki
     assert shingle_rows(texts, kind, k) == expected  # and the first path, every document short
 
 
-@pytest.mark.parametrize("kind,k", [("char", 9), ("word", 5), ("word", 1), ("char", 1000)])
+@pytest.mark.parametrize("kind,k", [("char", 9), ("word", 5), ("word", 1), ("word", 150), ("char", 1000)])
 def test_a_document_of_several_runs_has_each_shingle_once(kind, k, monkeypatch):
-    """Over 1,000 code points or words, across the runs' seams, a shingle repeated in many pieces
-    is one row; a word longer than a run of 1,000 words' text is one token."""
+    """Over runs of 1,000 code points or 100 words (k words for a larger k), across the runs'
+    seams, a shingle repeated in many pieces is one row; a word of 2,500 characters is one token."""
     rng = random.Random(7)
     words = [f"w{rng.randrange(10**6)}" for _ in range(5200)] + ["x" * 2500, "end"]
     text = " ".join(words)

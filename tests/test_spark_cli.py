@@ -105,7 +105,7 @@ def test_csv_files_read_otherwise_by_the_two_readers_are_refused_alike(spark, tm
     fake = tmp_path / "t.csv.gz"
     fake.write_bytes(b"id,text\n1,a\n")
     result = runner.invoke(app, ["run", str(fake), "--engine", "spark", "--work-dir", str(tmp_path / "w")])
-    assert result.exit_code == 1 and result.output.startswith(f"Error: {fake}: not a gzip-compressed file")
+    assert result.exit_code == 1 and result.output.startswith(f"Error: {fake}: damaged, or not gzip-compressed (")
 
 
 @pytest.mark.slow
