@@ -119,3 +119,21 @@ def test_a_run_with_every_document_long_gives_the_same_pairs(tmp_path, monkeypat
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
     assert (tmp_path / "a.csv").read_text().count("\n") > 10
     assert (tmp_path / "a.txt").read_bytes() == (tmp_path / "b.txt").read_bytes()
+
+
+@pytest.mark.slow
+def test_a_long_one_line_document_runs_under_a_small_memory_limit(tmp_path):
+    """An 8 MB one-line document stopped under --memory-limit 400MB with DuckDB's out-of-memory
+    error (its tokens one list, copied by each lambda: a 212 MB one was killed at 23 GB); in
+    pieces it runs, in a process of its own as a user starts it."""
+    import subprocess
+    import sys
+
+    rng = random.Random(3)
+    vocabulary = ["".join(rng.choice("abcdefghij") for _ in range(rng.randint(2, 9))) for _ in range(20_000)]
+    document = tmp_path / "one-line.txt"
+    document.write_text(" ".join(rng.choices(vocabulary, k=1_300_000)))
+    assert document.stat().st_size > 7_000_000
+    command = [sys.executable, "-m", "dedup", "run", str(document), "-q", "--memory-limit", "400MB", "--threads", "2"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=REPO)
+    assert done.returncode == 0, done.stderr
