@@ -209,12 +209,27 @@ def test_a_dataset_folder_of_rows_without_ids_numbers_them_across_shards(tmp_pat
     assert out == "id_a,id_b,jaccard,estimate\n1,6,1.0,1.0\n"
 
 
+def test_a_folder_of_documents_beside_one_table_is_a_folder_of_documents(tmp_path):
+    """Markdown or JSON documents beside a CSV are documents, never a dataset's description left out
+    for a table of one file."""
+    for end in (".md", ".json"):
+        folder = tmp_path / f"docs{end}"
+        folder.mkdir()
+        for i in range(3):
+            (folder / f"guide{i}{end}").write_text(f"the guide number {i} about things " * 5)
+        (folder / "data.csv").write_text("id,text\n1,a row of a table\n")
+        out = summary("run", folder)
+        assert "documents: 4 read = 4 processed" in out, out
+
+
 def test_a_folder_of_two_table_formats_is_refused(tmp_path):
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "a.jsonl").write_text('{"text": "x"}\n')
     pq.write_table(pa.table({"text": ["y"]}), tmp_path / "d" / "b.parquet")
     error = run("run", tmp_path / "d", code=2)
     assert "holds tables of two formats (jsonl, parquet)" in error or "(parquet, jsonl)" in error
+    (tmp_path / "d" / "notes.txt").write_text("and a note")  # then a folder of documents, as before
+    assert "documents: 3 read = 2 processed + 0 empty + 1 skipped" in summary("run", tmp_path / "d")
 
 
 def test_a_parquet_dataset_with_a_card_is_read_as_before(tmp_path, shared_corpora):

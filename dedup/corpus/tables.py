@@ -76,14 +76,20 @@ HIDDEN = (".", "_")
 
 
 # The files a downloaded dataset keeps beside its shards (a dataset card, a licence, metadata):
-# left out of the table, as skipped inputs. By name (any suffix) or by suffix.
-ABOUT_NAMES = ("readme", "license", "licence", "copying", "notice", "citation", "changelog")
-ABOUT_SUFFIXES = (".md", ".json", ".yaml", ".yml", ".cff")
+# left out of the table, as skipped inputs. By name, whatever its suffix (a folder of other .md or
+# .json files beside a CSV is a folder of documents, not a table with its notes), or by a
+# suffix only configuration has.
+ABOUT_NAMES = (
+    "readme", "license", "licence", "copying", "notice", "citation", "changelog",
+    "dataset_info", "dataset_infos", "dataset_dict", "state.json",
+)  # fmt: skip
+ABOUT_SUFFIXES = (".yaml", ".yml", ".cff")
 NOT_A_SHARD = "not a table shard: the dataset's description or metadata"
 
 
 def is_about(name: str) -> bool:
-    """Whether a file beside a dataset's shards describes it (README.md, LICENSE, dataset_info.json)."""
+    """Whether a file beside a dataset's shards describes it (README.md, LICENSE, dataset_info.json,
+    a .yaml configuration)."""
     lower = name.lower()
     return lower.startswith(ABOUT_NAMES) or Path(lower).suffix in ABOUT_SUFFIXES
 
@@ -91,13 +97,14 @@ def is_about(name: str) -> bool:
 def folder_format(name: str, listed: Callable[[], Iterable[str]]) -> str | None:
     """The format of a dataset folder: a folder named *.parquet (not listed), or one whose files are
     table shards of one format (`data/train-0000.parquet`, `part-1.jsonl.gz`: .gz and plain alike)
-    beside the files that describe it (README.md, LICENSE, *.json metadata: see is_about); names
+    beside the files that describe it (README.md, LICENSE, dataset_info.json: see is_about); names
     starting with . or _ left out (a `.cache/`, `_SUCCESS`). None for another folder, a folder of
     text files. The names `listed` gives are read up to the first that says which (a folder of
     text files was walked through whole before it was read: 0.56 s for 100,000 files)."""
     if Path(name).suffix.lower() == SUFFIX[PARQUET]:
         return PARQUET
     found: str | None = None
+    other: str | None = None  # a second format's shard: refused once no other file says "documents"
     for below in listed():
         if below.startswith(HIDDEN):
             continue
@@ -107,11 +114,13 @@ def folder_format(name: str, listed: Callable[[], Iterable[str]]) -> str | None:
                 continue
             return None
         if found is not None and kind != found:
-            raise UsageError(
-                f"{name} holds tables of two formats ({found}, {kind}) and nothing else: give each format's "
-                "files as their own inputs"
-            )
-        found = kind
+            other = kind
+        found = found or kind
+    if other is not None:
+        raise UsageError(
+            f"{name} holds tables of two formats ({found}, {other}) and nothing else: give each format's "
+            "files as their own inputs"
+        )
     return found
 
 
