@@ -143,6 +143,10 @@ class Compression:
         stream = pa.CompressedInputStream(pa.OSFile(os.fsencode(path)), self.codec)
         return io.BufferedReader(stream, 2**20)  # type: ignore[arg-type]
 
+    def damaged(self, error: OSError) -> str:
+        """What a reader of a file that is not this compression's, or is cut short, says of it."""
+        return f"damaged, or not {self.codec}-compressed ({error})"
+
     def decompressing(self, file: BinaryIO) -> io.BufferedReader:
         """An open file read decompressed, left open when what reads it is closed (its caller reads
         it again: the CSV check, then the rows)."""

@@ -33,7 +33,7 @@ from .names import NAME_MAX, check_name_length, check_not_a_loop
 def format_for(path: Path, formats: Mapping[str, str] = OUTPUT_FORMATS, kind: str = "output") -> str:
     """The format named by a file's extension in `formats`, a compression's after it for a format
     written so (`pairs.csv.gz`, `pairs.jsonl.zst`); a usage error for any other extension."""
-    found = named_format(path, dict(formats))
+    found = named_format(path, formats)
     compression = compression_of(path)
     if found is None:
         known = ", ".join(sorted(formats))

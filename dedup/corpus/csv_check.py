@@ -60,7 +60,7 @@ def check_csv(name: str, data: BinaryIO, delimiter: str, compression: Compressio
         ) from None
     except OSError as error:  # Arrow's codec: not compressed so, damaged or cut short
         assert compression is not None
-        raise InputError(f"{name}: damaged, or not {compression.codec}-compressed ({error})") from None
+        raise InputError(f"{name}: {compression.damaged(error)}") from None
     finally:
         csv.field_size_limit(limit)
         text.detach()  # the caller's file stays open: it reads what was checked from it (tables._csv_parts)

@@ -122,7 +122,7 @@ def file_bytes(path: Path) -> bytes:
     except OSError as error:
         if error.strerror:  # the file itself: not there, not allowed
             raise
-        raise OSError(f"damaged, or not {compression.codec}-compressed ({error})") from None
+        raise OSError(compression.damaged(error)) from None
 
 
 def write_file_bytes(path: Path, data: bytes) -> None:

@@ -99,7 +99,7 @@ def read_lines(corpus: Corpus, path: Path, prefix: str | None, data: bytes | Non
 
 
 def _damaged(path: Path | str, compression: Compression, error: OSError) -> InputError:
-    return InputError(f"cannot read {path}: damaged, or not {compression.codec}-compressed ({error})")
+    return InputError(f"cannot read {path}: {compression.damaged(error)}")
 
 
 def check_compressed_lines(path: str, data: BinaryIO, compression: Compression) -> None:
