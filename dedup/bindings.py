@@ -56,6 +56,7 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
         # the pair stages' parts that both engines share (sql/fragments/), so their rows agree by construction
         "exact_copies": lambda: fragment("exact_copies", dialect),
         "copy_groups": lambda: fragment("copy_groups", dialect),
+        "copy_shared_bands": lambda: fragment(f"copy_shared_bands_{sketch.method}", dialect),
         "copies_expanded": lambda: fragment("copies_expanded", dialect),
         "candidate_reps": lambda: fragment("candidate_reps", dialect),
         "verified_counts": lambda: fragment("verified_counts", dialect),

@@ -112,7 +112,7 @@ def _run_group(
     with a table that the layout does not keep whole runs as temporary tables too, in one pass
     when it has one batch, and only what is kept is appended; what is not kept the run holds until
     it ends (_hold), read by the later stages rather than made again. The seconds of each stage, the
-    rows of each table not kept, and the temporary tables the caller holds once its step commits."""
+    rows of each table not kept whole, and the temporary tables the caller holds once its step commits."""
 
     def skipped(stage: Stage) -> None:
         if stage.reads_inputs:  # the inputs that were not documents, beside them
@@ -122,16 +122,21 @@ def _run_group(
     staged = batched_on if len(batches) > 1 else None  # the table the batches are cut from
     dropped = [stage.name for stage, _ in group if layout.kept(stage) == ()]
     retained = [stage.name for stage, _ in group if layout.kept(stage) is not None]
-    if not staged and all(layout.kept(stage) is None for stage, _ in group):
+    between = [stage.name for stage, _ in group if layout.stored(stage) != stage.name]
+    if not staged and all(layout.whole(stage) for stage, _ in group):
+        for stage, _ in group:
+            if stage.between:  # what a lean run stored between groups of copies gives way to the table
+                engine.drop_table(f"{stage.name}_between")
+                engine.drop_table(stage.name)
         return run_steps(engine, group, progress, after=skipped, layout=layout), {}, []
     seconds = {stage.name: 0.0 for stage, _ in group}
-    counted = {name: 0 for name in dropped}
+    counted = {name: 0 for name in (*dropped, *between)}  # their rows, counted while they exist whole
     [(name,)] = engine.fetch_rows(engine.sql.query("database_name"))
     database = quote_identifier(name)
 
     def one_pass(number: int, batch: Statement | None) -> None:
         if number == 0:  # a table an earlier run kept whole must not stand beside the lean ones
-            for table in dropped:
+            for table in (*dropped, *between):
                 engine.drop_table(table)
         if batch is not None and staged is not None:
             engine.create_table(staged, batch, temporary=True)
@@ -139,7 +144,10 @@ def _run_group(
         for stage, _ in group:
             clock = time.perf_counter()
             kept = layout.kept(stage)
-            if kept == ():
+            if stage.name in between:
+                counted[stage.name] += table_rows(engine, stage.name)
+                _store_between(engine, stage.name, layout.stored(stage), database, first=number == 0)
+            elif kept == ():
                 counted[stage.name] += table_rows(engine, stage.name)
             else:
                 append = "batch_keep" if number == 0 else "batch_append"
@@ -160,6 +168,20 @@ def _run_group(
         _hold(engine, retained, first=number == 0)
     _name_back(engine, retained)
     return seconds, counted, []
+
+
+def _store_between(engine: Engine, table: str, stored: str, database: str, first: bool) -> None:
+    """Store a batch of a pair table's rows between groups of exact copies in `stored`
+    (dedup.stages.Layout.stored); after the first, the view of the table's name over it."""
+    name, kept = quote_identifier(table), quote_identifier(stored)
+    engine.execute(
+        engine.sql.query("between_keep" if first else "between_append", table=name, stored=kept, database=database)
+    )
+    if first:
+        view = engine.sql.query(
+            f"between_view_{table}", database=database, copy_pairs=engine.sql.fragment("copy_pairs")
+        )
+        engine.execute(view)
 
 
 def kept_columns(kept: tuple[str, ...] | None) -> str:
@@ -323,9 +345,12 @@ def run_staged(
     for stage, _ in steps:
         clock = time.perf_counter()
         kept = layout.kept(stage)
-        if kept != ():
-            table, columns = quote_identifier(stage.name), kept_columns(kept)
-            engine.execute(engine.sql.query("staging_append", table=table, columns=columns))
+        table = quote_identifier(stage.name)
+        if layout.stored(stage) != stage.name:
+            stored = quote_identifier(layout.stored(stage))
+            engine.execute(engine.sql.query("staging_append_between", table=table, stored=stored))
+        elif kept != ():
+            engine.execute(engine.sql.query("staging_append", table=table, columns=kept_columns(kept)))
         seconds[stage.name] += time.perf_counter() - clock
     for name in seconds:
         engine.execute(engine.sql.query("staging_drop", table=quote_identifier(name)))

@@ -61,10 +61,17 @@ class Stage:
         """What a lean database keeps of the stage's table ('lean:' header): None (all of it, no
         header), () (`none`: nothing, recomputed where a statement reads it) or the columns kept."""
         value = self.header.get("lean")
-        if value is None:
+        if value is None or self.between:
             return None
         listed = value.split("(")[0].strip()
         return () if listed == "none" else tuple(column.strip() for column in listed.split(","))
+
+    @property
+    def between(self) -> bool:
+        """Whether a lean database keeps of the stage's pair table the rows between groups of exact
+        copies only ('lean: between copies'), a view of the stage's name listing the rows within a
+        group from the copies table (Layout.stored)."""
+        return self.header.get("lean", "").split("(")[0].strip() == "between copies"
 
     @property
     def methods(self) -> tuple[str, ...] | None:
@@ -190,9 +197,21 @@ class Layout:
 
     lean: bool
     per_document: tuple[Step, ...] = ()
+    between: bool = False  # the pair tables hold the pairs between groups of copies (Stage.between)
 
     def kept(self, stage: Stage) -> tuple[str, ...] | None:
         return stage.kept if self.lean else None
+
+    def stored(self, stage: Stage) -> str:
+        """The table that holds the stage's rows: its own name, or for a pair table stored between
+        groups of exact copies `<name>_between`, beside a view of the stage's name that adds the pairs
+        within each group (sql/queries/staging/between_view_<name>.sql): every reader reads the view,
+        as it read the table, and a group of n copies is n rows of `copies`, not n(n-1)/2 of each table."""
+        return f"{stage.name}_between" if self.between and stage.between else stage.name
+
+    def whole(self, stage: Stage) -> bool:
+        """Whether the database keeps the stage's table as the stage makes it."""
+        return self.kept(stage) is None and self.stored(stage) == stage.name
 
     def derivation(self, reads: str, made: Collection[str] = ()) -> Derivation | None:
         """What statements reading `reads` (a `reads:` header) need made again, but the tables
@@ -227,14 +246,17 @@ def not_kept() -> tuple[str, ...]:
     return tuple(dict.fromkeys(stage.name for stage in all_stages() if stage.kept == ()))
 
 
-def lean_layout(steps: Sequence[Step]) -> Layout:
-    """The lean layout of a run's compiled stages: what it does not keep is made by their steps."""
-    return Layout(True, tuple(step for step in steps if step[0].scope == "documents" and step[0].kept is not None))
+def lean_layout(steps: Sequence[Step], between: bool = True) -> Layout:
+    """The lean layout of a run's compiled stages: what it does not keep is made by their steps;
+    between: its pair tables hold the pairs between groups of copies (a lean index of a dedup before
+    that holds every pair)."""
+    per_document = tuple(step for step in steps if step[0].scope == "documents" and step[0].kept is not None)
+    return Layout(True, per_document, between)
 
 
-def layout_of(sketch: Sketch, lean: bool, dialect: str) -> Layout:
-    """The layout of an index of `sketch`'s stages (lean: dedup.runner.is_lean)."""
-    return lean_layout(compile_stages(sketch, dialect)) if lean else FULL
+def layout_of(sketch: Sketch, lean: bool, dialect: str, between: bool = True) -> Layout:
+    """The layout of an index of `sketch`'s stages (lean, between: dedup.runner.is_lean, stored_between)."""
+    return lean_layout(compile_stages(sketch, dialect), between) if lean else FULL
 
 
 @dataclass(frozen=True)

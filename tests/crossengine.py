@@ -37,7 +37,8 @@ def duckdb_tables(settings: Settings) -> dict[str, pa.Table]:
         execute(settings.replace(db=db, keep_all_tables=keep_all))
         con = duckdb.connect(str(db), read_only=True)
         try:
-            kept = {row[0] for row in con.execute("select table_name from duckdb_tables()").fetchall()}
+            relations = "select table_name from duckdb_tables() union all select view_name from duckdb_views()"
+            kept = {row[0] for row in con.execute(relations).fetchall()}  # a lean index's pair tables are views
             for stage in pipeline_stages(settings):
                 if stage.name not in kept:
                     assert not keep_all, stage.name

@@ -25,7 +25,9 @@ CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "dedup-
 READ_ALL = """
 import duckdb, json, sys
 con = duckdb.connect(sys.argv[1], read_only=True)
-tables = [r[0] for r in con.execute("select table_name from duckdb_tables() order by 1").fetchall()]
+tables = [r[0] for r in con.execute(
+    "select table_name from duckdb_tables() union all "
+    "select view_name from duckdb_views() where not internal order by 1").fetchall()]
 counts = {t: con.execute(f'select count(*) from "{t}"').fetchall()[0][0] for t in tables}
 print(json.dumps({"version": duckdb.__version__, "counts": counts, "pairs": con.execute(
     "select id_a, id_b, jaccard from pairs order by all").fetchall()}))
@@ -49,6 +51,9 @@ def test_a_duckdb_1x_client_reads_every_table(tmp_path):
     invoke("run", REPO / "data" / "clough", "--threshold", "0.5", "--db", db, "-q")
     invoke("remove", db, "orig_taska.txt")
     invoke("add", db, REPO / "data" / "clough" / "orig_taska.txt", "-q")
+    copy = tmp_path / "copy.txt"  # a group of exact copies: pairs listed by the view from `copies`
+    copy.write_bytes((REPO / "data" / "clough" / "orig_taska.txt").read_bytes())
+    invoke("add", db, copy, "-q")
     done = subprocess.run(
         [sys.executable, "-c", READ_ALL, str(db)],
         env={**os.environ, "PYTHONPATH": str(duckdb1())},
@@ -60,14 +65,19 @@ def test_a_duckdb_1x_client_reads_every_table(tmp_path):
     assert seen["version"] == CLIENT_VERSION
     con = duckdb.connect(str(db), read_only=True)
     try:
-        tables = [r[0] for r in con.execute("select table_name from duckdb_tables() order by 1").fetchall()]
+        relations = (  # a lean index's pair tables are views over what it stores (tests/test_copy_groups.py)
+            "select table_name from duckdb_tables() union all "
+            "select view_name from duckdb_views() where not internal order by 1"
+        )
+        tables = [r[0] for r in con.execute(relations).fetchall()]
         expected = {t: con.execute(f'select count(*) from "{t}"').fetchall()[0][0] for t in tables}
         pairs = [list(r) for r in con.execute("select id_a, id_b, jaccard from pairs order by all").fetchall()]
     finally:
         con.close()
-    assert {"documents", "signatures", "band_hashes", "pairs", "clusters", "runs", "stages"} <= set(expected)
+    assert {"documents", "signatures", "band_hashes", "pairs", "copies", "clusters", "runs", "stages"} <= set(expected)
     assert seen["counts"] == expected
     assert seen["pairs"] == pairs and pairs
+    assert [sorted(p[:2]) for p in pairs if p[2] == 1.0] == [["copy.txt", "orig_taska.txt"]]
 
 
 def test_the_database_is_written_in_the_format_of_duckdb_1_2(tmp_path):

@@ -210,8 +210,8 @@ def test_add_turns_round_the_pairs_an_earlier_add_stored_in_id_order(tmp_path):
     """An index whose pairs an earlier dedup's `add` stored in id order (larger doc_id first) is
     turned to the one orientation by its next add (sql/queries/index/pairs_orient.sql)."""
     text = "the quick brown fox jumps over the lazy dog near the river bank today"
-    db = make_index(tmp_path, {"c": text, "d": text + " again"}, "index", "--threshold", "0.5")
-    con = duckdb.connect(str(db))
+    db = make_index(tmp_path, {"c": text, "d": text + " again"}, "index", "--threshold", "0.5", "--keep-all-tables")
+    con = duckdb.connect(str(db))  # its pairs a table, as every index's were then
     con.execute("update pairs set doc_id_a = doc_id_b, doc_id_b = doc_id_a, id_a = id_b, id_b = id_a")
     con.close()
     assert rows(db, "select count(*) from pairs where doc_id_a > doc_id_b") == [(1,)]

@@ -44,8 +44,11 @@ def test_a_lean_index_keeps_no_shingles_nor_minhash_values(tmp_path):
     assert not keeps_every_table(lean) and keeps_every_table(full)
     assert [r[0] for r in rows(lean, "select column_name from (describe signatures)")] == ["doc_id", "n_shingles"]
     assert len(rows(full, "select column_name from (describe signatures)")) == 2 + 128
-    kept = {"documents", "band_hashes", "candidates", "verified", "pairs", "clusters", "runs", "stages"}
+    kept = {"documents", "band_hashes", "copies", "clusters", "runs", "stages"}
+    kept |= {"candidates_between", "verified_between", "pairs_between"}
     assert kept <= {r[0] for r in rows(lean, "select table_name from duckdb_tables()")}
+    views = "select view_name from duckdb_views() where not internal"
+    assert {r[0] for r in rows(lean, views)} == {"candidates", "verified", "pairs"}
     assert result_tables(lean) == {**result_tables(full), "shingles": set(), "signatures": result_tables(lean)[
         "signatures"]}  # fmt: skip
     # the shingle counts kept are the shingles' rows, and the summary's count is theirs

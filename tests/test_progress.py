@@ -14,7 +14,7 @@ from dedup.cli.summary import StageProgress
 from dedup.engines import Statement, open_engine
 from dedup.reports import StageReport
 
-STAGES = ["read", "documents", "shingles", "signatures", "band_hashes", "candidates", "verified", "pairs"]
+STAGES = ["read", "documents", "shingles", "signatures", "band_hashes", "copies", "candidates", "verified", "pairs"]
 
 
 def test_without_a_terminal_each_finished_stage_is_one_line():

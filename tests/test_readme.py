@@ -49,7 +49,7 @@ def test_quickstart_summary_figures_are_what_a_run_prints(monkeypatch):
             if (
                 words
                 and words[0]
-                in ("read", "documents", "shingles", "signatures", "band_hashes")
+                in ("read", "documents", "shingles", "signatures", "band_hashes", "copies")
                 + (
                     "candidates",
                     "verified",

@@ -22,6 +22,7 @@ FRAGMENTS = {
     "shingle_text": sqltext.shingle_text("char", 3),
     "digest_fingerprint": "cast(conv(d, 16, -10) as bigint)",
     "table": "some_table",
+    "stored": "some_table_between",
     "database": "some_database",
     "columns": "doc_id, n_shingles",
     "pairs": "some_pairs",
@@ -34,8 +35,9 @@ NAME = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){0,2}"
 KEYWORDS = {"lateral", "unnest", "range", "select", "values"}
 
 
-def body_of(text: str) -> str:
-    """The statement without its comments, fragments filled (tokens by the char fragment)."""
+def body_of(text: str, method: str = "exact") -> str:
+    """The statement without its comments, fragments filled (tokens by the char fragment, the
+    shared bands of two copies by `method`'s)."""
     tokens = read_sql("fragments/tokens_char.sql", "duckdb").text
     shared = {name: read_sql(f"fragments/{name}.sql", "duckdb").text for name in SHARED_FRAGMENTS}
     pieces = read_sql("fragments/pieces_char.sql", "duckdb").text
@@ -46,6 +48,8 @@ def body_of(text: str) -> str:
         "tokens_of_pieces": tokens,
         "pieces": pieces,
         "keep_order": read_sql("fragments/keep_order.sql", "duckdb").text,
+        "copy_pairs": read_sql("fragments/copy_pairs.sql", "duckdb").text,
+        "copy_shared_bands": read_sql(f"fragments/copy_shared_bands_{method}.sql", "duckdb").text,
         **shared,
     }
     filled = fill(fill(text, {**fragments, **FRAGMENTS}), FRAGMENTS)
@@ -74,7 +78,7 @@ def used_parameter_families(sql: str) -> set[str]:
 
 def relations_read(body: str) -> set[str]:
     """Every relation after FROM or JOIN that is not a CTE of the statement itself."""
-    ctes = set(re.findall(rf"(?:with|,)\s*({NAME})\s+as\s*\(", body))
+    ctes = set(re.findall(rf"(?:with|,)\s*({NAME})\s+as\s*(?:materialized\s*)?\(", body))
     read = set(re.findall(rf"\b(?:from|join)\s+({NAME})", body))
     deleted = set(re.findall(rf"\bdelete from\s+({NAME})", body))  # a target, not a source
     return {name for name in read - ctes - deleted if name not in KEYWORDS}
@@ -98,7 +102,9 @@ def test_header_params_are_exactly_the_parameters_of_the_body(path):
     file = read_sql(path, "duckdb")
     assert "params" in file.header, f"{path} has no params: line"
     declared = set() if file.header["params"].startswith("(none)") else declared_parameters(file.header["params"])
-    assert declared == used_parameter_families(body_of(file.text)), path
+    methods = ("lsh", "exact", "signature") if "{{ copy_shared_bands }}" in file.text else ("exact",)
+    used = set().union(*(used_parameter_families(body_of(file.text, method)) for method in methods))
+    assert declared == used, path  # every parameter the statement may bind, by any method
 
 
 @pytest.mark.parametrize("path", [p for p in FILES if not p.startswith("fragments/")])
@@ -137,17 +143,18 @@ def test_every_stage_declares_the_scope_its_rows_have():
 
     scopes = {}
     for stage in all_stages():
-        assert stage.scope in ("documents", "pairs"), stage.file
+        assert stage.scope in ("documents", "groups", "pairs"), stage.file
         scopes.setdefault(stage.name, stage.scope)
         assert scopes[stage.name] == stage.scope, f"{stage.file}: its variants declare another scope"
         (written,) = declared_tables(stage.header["writes"]).values()
-        if stage.scope == "documents":
+        if stage.scope in ("documents", "groups"):  # a group's rows: one a member, read from documents
             assert "doc_id" in written and "doc_id_a" not in written, stage.file
             read = set(declared_tables(stage.header["reads"])) - {"raw_documents"}
             assert read <= set(stage_names("documents")), f"{stage.file} reads a pair table"
         else:
             assert {"doc_id_a", "doc_id_b"} <= set(written), stage.file
-    assert stage_names() == (*stage_names("documents"), *stage_names("pairs"))  # the pairs come last
+    # the groups of copies before the pairs, which a lean database stores between them
+    assert stage_names() == (*stage_names("documents"), *stage_names("groups"), *stage_names("pairs"))
 
 
 def test_every_count_of_a_run_is_the_rows_of_one_stage_of_each_method():

@@ -280,13 +280,25 @@ class DuckDBEngine:
             pass  # the connection is closing after a failure; the view dies with it
 
     def has_table(self, name: str) -> bool:
+        """Whether main has a table or a view of this name (a lean index's pair tables are views)."""
+        return self._relation_kind(name) is not None
+
+    def _relation_kind(self, name: str) -> str | None:
         rows = self._query(
-            "select count(*) from duckdb_tables() where schema_name = 'main' and table_name = $name", {"name": name}
+            "select 'table' from duckdb_tables() where schema_name = 'main' and table_name = $name "
+            "union all select 'view' from duckdb_views() where schema_name = 'main' and view_name = $name "
+            "and not temporary and not internal",
+            {"name": name},
         )
-        return bool(rows[0][0])
+        return str(rows[0][0]) if rows else None
 
     def drop_table(self, name: str) -> None:
-        self._query(f"drop table if exists {quote_identifier(name)}")
+        """Drop main's table or view of this name, if any."""
+        kind = self._relation_kind(name)
+        if kind == "view":
+            self._query(f"drop view {quote_identifier(name)}")
+        elif kind == "table":
+            self._query(f"drop table {quote_identifier(name)}")
 
     def rename_table(self, name: str, new_name: str) -> None:
         self._query(f"alter table {quote_identifier(name)} rename to {quote_identifier(new_name)}")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from ..bindings import parameter_values
 from ..choices import Keep, Resolve
 from ..corpus import Folder, input_kind, read_inputs
 from ..engines import Engine, open_engine
@@ -20,13 +21,16 @@ from ..records import check_finished, forget_stages, latest_run, record_change, 
 from ..runner import is_lean, run_staged, staging
 from ..settings import Limits, Settings, Sketch
 from ..sqlfiles import quote_identifier
-from ..stages import Stage, compile_stages, layout_of, not_kept, stage_names
+from ..stages import Stage, all_stages, compile_stages, layout_of, not_kept, stage_names
 from ..wording import counted
 from .clusters import update_clusters
 
 # The tables every index has: the stages' but those a lean index does not keep (dedup.stages.Layout)
-INDEX_TABLES = (*(name for name in stage_names() if name not in not_kept()), "runs")
+# and the groups of copies, which an index of a dedup before them does not have
+INDEX_TABLES = (*(name for name in stage_names() if name not in not_kept() + stage_names("groups")), "runs")
 UNCHANGED = "interrupted; the index is unchanged"
+# The table of the groups of exact copies (sql/04_copies.sql), which `add` and `remove` keep up
+[GROUPS] = stage_names("groups")
 
 
 @contextmanager
@@ -127,7 +131,8 @@ def add_documents(
         raise DedupError(f"{indexed}: use --replace to replace them")
     with engine.atomic(UNCHANGED):
         forget_stages(engine)  # the tables no longer match any run's inputs: a later run recomputes
-        engine.execute(engine.sql.query("pairs_orient"))  # an index of an earlier add (sql/queries/index)
+        if not stored_between(engine):  # an index of an earlier add (sql/queries/index)
+            engine.execute(engine.sql.query("pairs_orient"))
         if existing:
             _delete(engine, list(existing.values()))
         first_new, positions = engine.fetch_rows(engine.sql.query("index_next_numbers"))[0]
@@ -215,11 +220,23 @@ def _stage_new_documents(engine: Engine, sketch: Sketch, raw: pa.Table, first_ne
         if stage is candidates and sketch.method != "lsh":
             engine.execute(engine.sql.query("keep_new_candidates", {"first_new": first_new}))
 
-    layout = layout_of(sketch, is_lean(engine), dialect)  # what the index keeps, and how to make the rest
+    # what the index keeps, and how to make the rest
+    layout = layout_of(sketch, is_lean(engine), dialect, stored_between(engine))
     with staging(engine):
         engine.register_arrow("raw_documents", raw)
         run_staged(engine, per_document, after=renumber, layout=layout)
+        if engine.has_table(GROUPS):  # the groups the new documents join, before their pairs are stored
+            values = {**parameter_values(sketch, dialect), "first_new": first_new}
+            groups = {name: engine.sql.fragment(name) for name in ("exact_copies", "copy_groups")}
+            shared = engine.sql.fragment(f"copy_shared_bands_{sketch.method}")
+            engine.execute(engine.sql.query("add_copies", values, copy_shared_bands=shared, **groups))
         run_staged(engine, [(candidates, statement), *verification], after=keep_new, layout=layout)
+
+
+def stored_between(engine: Engine) -> bool:
+    """Whether the index's pair tables hold the pairs between groups of exact copies, views listing
+    the rest (dedup.stages.Layout.stored), as a lean index does since it has them."""
+    return any(engine.has_table(f"{stage.name}_between") for stage in all_stages() if stage.between)
 
 
 def _delete(engine: Engine, doc_ids: list[int]) -> None:
@@ -228,8 +245,13 @@ def _delete(engine: Engine, doc_ids: list[int]) -> None:
         for name in stage_names("documents"):
             if engine.has_table(name):  # a lean index keeps no shingles
                 engine.execute(engine.sql.query("index_delete_documents", table=quote_identifier(name)))
+        between = stored_between(engine)
         for name in stage_names("pairs"):
-            engine.execute(engine.sql.query("index_delete_pairs", table=quote_identifier(name)))
+            table = f"{name}_between" if between else name
+            engine.execute(engine.sql.query("index_delete_pairs", table=quote_identifier(table)))
+        if engine.has_table(GROUPS):
+            for name in ("copies_remove", "copies_regroup", "copies_alone"):
+                engine.execute(engine.sql.query(name))
     finally:
         engine.unregister("removed_doc_ids")
     if engine.has_table("document_keys"):
