@@ -188,6 +188,11 @@ def test_info_says_what_takes_the_space(tmp_path):
     )
     assert said["lean"]["bytes_per_text_byte"] == round(lean.stat().st_size / said["lean"]["text_bytes"], 3)
     assert [run["run"] for run in said["lean"]["runs"]] == [1]
+    # the pair tables of a lean index: views listing what it stores between groups of copies and within them
+    for table in ("candidates", "verified", "pairs"):
+        assert tables["lean"][table]["kind"] == "view" and tables["full"][table]["kind"] == "table"
+        assert tables["lean"][table]["rows"] == tables["full"][table]["rows"] > 0, table
+        assert tables["lean"][f"{table}_between"]["kind"] == "table"
     text = cli("info", lean)
     assert "layout: lean" in text and "band_hashes" in text and "bytes per byte of text" in text
 

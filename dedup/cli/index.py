@@ -374,6 +374,8 @@ def info(
         if found.lean
         else "every stage's table (--keep-all-tables)"
     )
+    if "view" in found.tables.column("kind").to_pylist():
+        layout += "; the pairs within groups of exact copies stored as the groups (copies), listed by the views"
     with writing_stdout():
         typer.echo(f"database: {db} ({mib:,.1f} MiB{ratio}; storage format {found.storage_version})")
         typer.echo(f"documents: {found.documents:,} ({found.text_bytes / 2**20:,.1f} MiB of text)")

@@ -1,5 +1,6 @@
-"""`dedup info`: what a database holds and what takes its space: each table's rows and blocks, the
-file's used and free blocks, its storage format and layout, its bytes per byte of text, its runs."""
+"""`dedup info`: what a database holds and what takes its space: each table's rows and blocks (and
+each view's rows: a lean index's pair tables), the file's used and free blocks, its storage format
+and layout, its bytes per byte of text, its runs."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..engines import Engine
+from ..records import table_rows
 from ..runner import is_lean
 
 
@@ -24,7 +26,7 @@ class Info:
     lean: bool
     documents: int
     text_bytes: int
-    tables: pa.Table  # table, rows, blocks, KiB
+    tables: pa.Table  # table, kind (table or view), rows, blocks, KiB
     runs: pa.Table
 
     @property
@@ -51,15 +53,22 @@ class Info:
 
 def database_info(engine: Engine, path: Path) -> Info:
     block_size, _, used, free, version = engine.fetch_rows(engine.sql.query("info_file"))[0]
-    names, counts, blocks = [], [], []
-    for table, table_rows in engine.fetch_rows(engine.sql.query("info_tables")):
+    names, kinds, counts, blocks = [], [], [], []
+    for table, stored_rows in engine.fetch_rows(engine.sql.query("info_tables")):
         names.append(table)
-        counts.append(int(table_rows))
+        kinds.append("table")
+        counts.append(int(stored_rows))
         blocks.append(int(engine.fetch_rows(engine.sql.query("info_table_blocks", {"table": table}))[0][0]))
+    for (view,) in engine.fetch_rows(engine.sql.query("info_views")):  # rows listed, none stored
+        names.append(view)
+        kinds.append("view")
+        counts.append(table_rows(engine, view))
+        blocks.append(0)
     documents, text_bytes = engine.fetch_rows(engine.sql.query("info_text_bytes"))[0]
     tables = pa.table(
         {
             "table": pa.array(names, pa.string()),
+            "kind": pa.array(kinds, pa.string()),
             "rows": pa.array(counts, pa.int64()),
             "blocks": pa.array(blocks, pa.int64()),
             "KiB": pa.array([b * block_size // 1024 for b in blocks], pa.int64()),
