@@ -53,7 +53,8 @@ def finished_stages(db: Path) -> list[str]:
     (the shingles, which a lean database does not keep: each document's count of them, in signatures)."""
     con = duckdb.connect(str(db), read_only=True)
     try:
-        names = {t for (t,) in con.execute("select table_name from duckdb_tables()").fetchall()}
+        relations = "select table_name from duckdb_tables() union all select view_name from duckdb_views()"
+        names = {t for (t,) in con.execute(relations).fetchall()}  # a lean index's pair tables are views
         if "stages" not in names:
             return []
         recorded = con.execute("select stage, rows from stages").fetchall()

@@ -47,7 +47,7 @@ def test_folder_gives_byte_identical_pairs_and_a_rerun_reuses_every_stage(spark,
         app, ["run", folder, "--threshold", "0.5", "--engine", "spark", "--work-dir", str(tmp_path / "work")]
     )
     assert again.exit_code == 0, again.output
-    assert again.output.count(", reused") == 7  # documents .. pairs, one progress line each
+    assert again.output.count(", reused") == 8  # documents .. pairs, one progress line each
 
 
 @pytest.mark.slow
