@@ -23,7 +23,7 @@ from .records import Checkpoints, table_rows
 from .reports import Progress, StageReport
 from .settings import Sketch
 from .sqlfiles import query_paths, quote_identifier, read_sql
-from .stages import FULL, Derivation, Layout, Plan, Stage, Step, layout_of, not_kept
+from .stages import FULL, Derivation, Layout, Plan, Stage, Step, between_table, layout_of, not_kept
 from .statement import Statement
 
 # The one-line message of Ctrl-C during a run.
@@ -126,7 +126,7 @@ def _run_group(
     if not staged and all(layout.whole(stage) for stage, _ in group):
         for stage, _ in group:
             if stage.between:  # what a lean run stored between groups of copies gives way to the table
-                engine.drop_table(f"{stage.name}_between")
+                engine.drop_table(between_table(stage.name))
                 engine.drop_table(stage.name)
         return run_steps(engine, group, progress, after=skipped, layout=layout), {}, []
     seconds = {stage.name: 0.0 for stage, _ in group}

@@ -207,7 +207,7 @@ class Layout:
         groups of exact copies `<name>_between`, beside a view of the stage's name that adds the pairs
         within each group (sql/queries/staging/between_view_<name>.sql): every reader reads the view,
         as it read the table, and a group of n copies is n rows of `copies`, not n(n-1)/2 of each table."""
-        return f"{stage.name}_between" if self.between and stage.between else stage.name
+        return between_table(stage.name) if self.between and stage.between else stage.name
 
     def whole(self, stage: Stage) -> bool:
         """Whether the database keeps the stage's table as the stage makes it."""
@@ -239,6 +239,11 @@ def covers(kept: tuple[str, ...] | None, read: Sequence[str]) -> bool:
 
 
 FULL = Layout(lean=False)
+
+
+def between_table(name: str) -> str:
+    """The table that holds a pair stage's rows between groups of exact copies (Layout.stored)."""
+    return f"{name}_between"
 
 
 def not_kept() -> tuple[str, ...]:

@@ -1,5 +1,5 @@
 -- stage:  verified
--- reads:  candidates(doc_id_a, doc_id_b, shared_bands), documents(doc_id, id, norm), shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
+-- reads:  candidates(doc_id_a, doc_id_b, shared_bands), copies(doc_id, rep), shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
 -- writes: verified(doc_id_a, doc_id_b, shared_bands, intersection, union_size, jaccard)
 -- params: (none)
 -- scope:  pairs
@@ -9,7 +9,7 @@
 -- distinct-shingle sets (64-bit fingerprints). The estimate is never trusted alone.
 -- Exact copies first: candidates' documents with the same normalized text have the same shingle
 -- set, so the shingles are joined once per pair of such groups, on their representatives (the
--- smallest doc_id of each group among the candidates' documents), and two copies have
+-- smallest doc_id of each group, sql/04_copies.sql; any member gives the same counts), and two copies have
 -- intersection = union = n_shingles, Jaccard 1. The counts, hence the Jaccard's bits, are those
 -- of the join on every candidate: on real corpora most candidates pair copies of one text.
 -- Only the shingles of representatives in some pair are joined (a semi join first): joining the
@@ -18,14 +18,7 @@
 -- sb joins on the pair (doc_id, fingerprint) as one key: with two separate equalities the
 -- optimizer may join sa with sb on the fingerprint alone first (every pair of documents sharing a
 -- common shingle), which it did on a shingles table written in batches: > 300 s instead of 3 s.
-with involved as (
-    select doc_id_a as doc_id from candidates
-    union
-    select doc_id_b from candidates
-),
-copies as (
-{{ exact_copies }}
-),
+with
 {{ candidate_reps }},
 rep_shingles as (
     select s.doc_id, s.fingerprint

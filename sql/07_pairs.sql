@@ -1,5 +1,5 @@
 -- stage:  pairs
--- reads:  verified(doc_id_a, doc_id_b, jaccard), documents(doc_id, id, norm), signatures(doc_id, mh_*)
+-- reads:  verified(doc_id_a, doc_id_b, jaccard), documents(doc_id, id), copies(doc_id, rep), signatures(doc_id, mh_*)
 -- writes: pairs(doc_id_a, doc_id_b, id_a, id_b, jaccard, estimate)
 -- params: $threshold, $num_perm
 -- counts: pairs
@@ -9,32 +9,26 @@
 -- estimate (share of equal signature values). `dedup run` and `dedup export` sort it (jaccard
 -- descending, then ids: sql/queries/export_pairs.sql); the table itself is not sorted.
 -- Exact copies first: documents with the same normalized text have the same signature, so the
--- estimate is computed once per pair of groups, on their representatives, and two copies have
+-- estimate is computed once per pair of groups, on their representatives (sql/04_copies.sql), and two copies have
 -- every value equal ($num_perm / $num_perm, the same bits as the count): the 128-column
 -- comparison of every pair cost 20 of the 29 s of 20M pairs, nearly all of them copies.
 with kept as (
     select doc_id_a, doc_id_b, jaccard from verified where jaccard >= $threshold
 ),
-involved as (
-    select doc_id_a as doc_id from kept
-    union
-    select doc_id_b from kept
-),
-copies as (
-{{ exact_copies }}
-),
 kept_reps as (
     select
         k.doc_id_a,
         k.doc_id_b,
-        ca.id as id_a,
-        cb.id as id_b,
+        da.id as id_a,
+        db.id as id_b,
         k.jaccard,
-        least(ca.rep, cb.rep) as rep_a,
-        greatest(ca.rep, cb.rep) as rep_b
+        least(coalesce(ca.rep, k.doc_id_a), coalesce(cb.rep, k.doc_id_b)) as rep_a,
+        greatest(coalesce(ca.rep, k.doc_id_a), coalesce(cb.rep, k.doc_id_b)) as rep_b
     from kept as k
-    join copies as ca on ca.doc_id = k.doc_id_a
-    join copies as cb on cb.doc_id = k.doc_id_b
+    join documents as da on da.doc_id = k.doc_id_a
+    join documents as db on db.doc_id = k.doc_id_b
+    left join copies as ca on ca.doc_id = k.doc_id_a
+    left join copies as cb on cb.doc_id = k.doc_id_b
 ),
 rep_pairs as (
     select distinct rep_a, rep_b from kept_reps where rep_a <> rep_b

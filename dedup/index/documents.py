@@ -21,7 +21,7 @@ from ..records import check_finished, forget_stages, latest_run, record_change, 
 from ..runner import is_lean, run_staged, staging
 from ..settings import Limits, Settings, Sketch
 from ..sqlfiles import quote_identifier
-from ..stages import Stage, all_stages, compile_stages, layout_of, not_kept, stage_names
+from ..stages import Stage, all_stages, between_table, compile_stages, layout_of, not_kept, stage_names
 from ..wording import counted
 from .clusters import update_clusters
 
@@ -208,7 +208,10 @@ def _stage_new_documents(engine: Engine, sketch: Sketch, raw: pa.Table, first_ne
     dialect = engine.dialect
     steps = compile_stages(sketch, dialect)
     per_document = [step for step in steps if step[0].scope == "documents"]
+    [(_, groups_statement)] = [step for step in steps if step[0].scope == "groups"]
     (candidates, statement), *verification = [step for step in steps if step[0].scope == "pairs"]
+    if not engine.has_table(GROUPS):  # an index of a dedup before the groups: the pair stages read them
+        engine.create_table(GROUPS, groups_statement)
     if sketch.method == "lsh":  # the new documents' buckets against every document's
         statement = engine.sql.query("add_candidates", {"first_new": first_new})
 
@@ -225,18 +228,18 @@ def _stage_new_documents(engine: Engine, sketch: Sketch, raw: pa.Table, first_ne
     with staging(engine):
         engine.register_arrow("raw_documents", raw)
         run_staged(engine, per_document, after=renumber, layout=layout)
-        if engine.has_table(GROUPS):  # the groups the new documents join, before their pairs are stored
-            values = {**parameter_values(sketch, dialect), "first_new": first_new}
-            groups = {name: engine.sql.fragment(name) for name in ("exact_copies", "copy_groups")}
-            shared = engine.sql.fragment(f"copy_shared_bands_{sketch.method}")
-            engine.execute(engine.sql.query("add_copies", values, copy_shared_bands=shared, **groups))
+        # the groups the new documents join, before their pairs are made (they read them) and stored
+        values = {**parameter_values(sketch, dialect), "first_new": first_new}
+        groups = {name: engine.sql.fragment(name) for name in ("exact_copies", "copy_groups")}
+        shared = engine.sql.fragment(f"copy_shared_bands_{sketch.method}")
+        engine.execute(engine.sql.query("add_copies", values, copy_shared_bands=shared, **groups))
         run_staged(engine, [(candidates, statement), *verification], after=keep_new, layout=layout)
 
 
 def stored_between(engine: Engine) -> bool:
     """Whether the index's pair tables hold the pairs between groups of exact copies, views listing
     the rest (dedup.stages.Layout.stored), as a lean index does since it has them."""
-    return any(engine.has_table(f"{stage.name}_between") for stage in all_stages() if stage.between)
+    return any(engine.has_table(between_table(stage.name)) for stage in all_stages() if stage.between)
 
 
 def _delete(engine: Engine, doc_ids: list[int]) -> None:
@@ -246,8 +249,9 @@ def _delete(engine: Engine, doc_ids: list[int]) -> None:
             if engine.has_table(name):  # a lean index keeps no shingles
                 engine.execute(engine.sql.query("index_delete_documents", table=quote_identifier(name)))
         between = stored_between(engine)
-        for name in stage_names("pairs"):
-            table = f"{name}_between" if between else name
+        pair_stages = {stage.name: stage for stage in all_stages() if stage.scope == "pairs"}
+        for name, stage in pair_stages.items():
+            table = between_table(name) if between and stage.between else name
             engine.execute(engine.sql.query("index_delete_pairs", table=quote_identifier(table)))
         if engine.has_table(GROUPS):
             for name in ("copies_remove", "copies_regroup", "copies_alone"):

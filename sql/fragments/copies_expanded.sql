@@ -4,8 +4,8 @@
 -- The candidates of every document from those of the representatives (sql/05_candidates.sql and
 -- Spark's): a pair of representatives stands for every pair across their two groups, with the same
 -- shared bands, and two members of one group share all $bands bands. A representative with no row
--- in `groups` (sql/fragments/copy_groups.sql) is a group of one: itself. Written once for both
--- engines.
+-- in `groups` (the copies stage's table, sql/04_copies.sql) is a group of one: itself. Written once
+-- for both engines.
 across as (
     select
         least(coalesce(ma.doc_id, p.rep_a), coalesce(mb.doc_id, p.rep_b)) as doc_id_a,

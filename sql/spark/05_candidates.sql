@@ -1,5 +1,5 @@
 -- stage:  candidates
--- reads:  band_hashes(doc_id, band, bucket), documents(doc_id, id, norm)
+-- reads:  band_hashes(doc_id, band, bucket), copies(doc_id, rep)
 -- writes: candidates(doc_id_a, doc_id_b, shared_bands)
 -- params: $hot_bucket_rows, $bands
 -- methods: lsh
@@ -12,19 +12,8 @@
 -- Exact copies first, as in sql/05_candidates.sql: the bucket join runs on one representative per
 -- group of documents with the same normalized text, and its pairs are expanded to the members;
 -- only documents that share their band-0 bucket with another are compared.
-with involved as (
-    select h.doc_id
-    from band_hashes as h
-    left semi join (
-        select bucket from band_hashes where band = 0 group by bucket having count(*) > 1
-    ) as s on s.bucket = h.bucket
-    where h.band = 0
-),
-copies as (
-{{ exact_copies }}
-),
-groups as (
-{{ copy_groups }}
+with groups as (
+    select doc_id, rep from copies
 ),
 rep_buckets as (
     select h.doc_id, h.band, h.bucket

@@ -1,5 +1,5 @@
 -- stage:  verified
--- reads:  candidates(doc_id_a, doc_id_b, shared_bands), documents(doc_id, id, norm), shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
+-- reads:  candidates(doc_id_a, doc_id_b, shared_bands), copies(doc_id, rep), shingles(doc_id, fingerprint), signatures(doc_id, n_shingles)
 -- writes: verified(doc_id_a, doc_id_b, shared_bands, intersection, union_size, jaccard)
 -- params: (none)
 -- dialect: spark. Why it differs from sql/06_verified.sql (same rows): joined row by row, the
@@ -9,14 +9,7 @@
 -- no row shuffle), and the intersection size of two sets is size(array_intersect(a, b)) (a hash
 -- set, no sort). Exact copies first, as in sql/06_verified.sql: the sets are intersected once per
 -- pair of groups of documents with the same normalized text, on their representatives.
-with involved as (
-    select doc_id_a as doc_id from candidates
-    union
-    select doc_id_b from candidates
-),
-copies as (
-{{ exact_copies }}
-),
+with
 {{ candidate_reps }},
 sets as (
     select s.doc_id, collect_list(s.fingerprint) as fingerprints
