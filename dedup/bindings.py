@@ -56,12 +56,26 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
         # the pair stages' parts that both engines share (sql/fragments/), so their rows agree by construction
         "exact_copies": lambda: fragment("exact_copies", dialect),
         "copy_groups": lambda: fragment("copy_groups", dialect),
-        "copy_shared_bands": lambda: fragment(f"copy_shared_bands_{sketch.method}", dialect),
+        # the groups of exact copies among `involved`, as the copies stage and `dedup add` store them
+        "copy_rows": lambda: fragment(
+            "copy_rows",
+            dialect,
+            exact_copies=fragment("exact_copies", dialect),
+            copy_groups=fragment("copy_groups", dialect),
+            copy_shared_bands=fragment(f"copy_shared_bands_{sketch.method}", dialect),
+        ),
         "copies_expanded": lambda: fragment("copies_expanded", dialect),
         "candidate_reps": lambda: fragment("candidate_reps", dialect),
         "verified_counts": lambda: fragment("verified_counts", dialect),
     }
     return values, fragments
+
+
+def bound_fragment(sketch: Sketch, dialect: str, name: str) -> str:
+    """The fragment `name` as a run's statements are filled with it (a query outside the stages that
+    shares a stage's part: `dedup add`'s groups of copies)."""
+    made = bindings(sketch, dialect)[1][name]
+    return made if isinstance(made, str) else made()
 
 
 def parameter_values(sketch: Sketch, dialect: str) -> dict[str, object]:

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from dedup import sqlfiles, sqltext
-from dedup.sqlfiles import fill, read_sql, sql_dir, used_parameters
+from dedup.sqlfiles import TEMPLATE, fill, read_sql, sql_dir, used_parameters
 
 FILES = sorted(str(path.relative_to(sql_dir())) for path in sql_dir().rglob("*.sql"))
 # What Python fills into {{ fragments }}, for the check (small column lists, one table name).
@@ -50,9 +50,12 @@ def body_of(text: str, method: str = "exact") -> str:
         "keep_order": read_sql("fragments/keep_order.sql", "duckdb").text,
         "copy_pairs": read_sql("fragments/copy_pairs.sql", "duckdb").text,
         "copy_shared_bands": read_sql(f"fragments/copy_shared_bands_{method}.sql", "duckdb").text,
+        "copy_rows": read_sql("fragments/copy_rows.sql", "duckdb").text,
         **shared,
     }
-    filled = fill(fill(text, {**fragments, **FRAGMENTS}), FRAGMENTS)
+    filled = text
+    while TEMPLATE.search(filled):  # a fragment's own fragments too
+        filled = fill(filled, {**fragments, **FRAGMENTS})
     lines = [line.split("--", 1)[0] for line in filled.splitlines()]
     return "\n".join(lines).lower()
 
@@ -102,7 +105,8 @@ def test_header_params_are_exactly_the_parameters_of_the_body(path):
     file = read_sql(path, "duckdb")
     assert "params" in file.header, f"{path} has no params: line"
     declared = set() if file.header["params"].startswith("(none)") else declared_parameters(file.header["params"])
-    methods = ("lsh", "exact", "signature") if "{{ copy_shared_bands }}" in file.text else ("exact",)
+    shares_bands = "{{ copy_shared_bands }}" in file.text or "{{ copy_rows }}" in file.text
+    methods = ("lsh", "exact", "signature") if shares_bands else ("exact",)
     used = set().union(*(used_parameter_families(body_of(file.text, method)) for method in methods))
     assert declared == used, path  # every parameter the statement may bind, by any method
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ..bindings import parameter_values
+from ..bindings import bound_fragment, parameter_values
 from ..choices import Keep, Resolve
 from ..corpus import Folder, input_kind, read_inputs
 from ..engines import Engine, open_engine
@@ -230,9 +230,8 @@ def _stage_new_documents(engine: Engine, sketch: Sketch, raw: pa.Table, first_ne
         run_staged(engine, per_document, after=renumber, layout=layout)
         # the groups the new documents join, before their pairs are made (they read them) and stored
         values = {**parameter_values(sketch, dialect), "first_new": first_new}
-        groups = {name: engine.sql.fragment(name) for name in ("exact_copies", "copy_groups")}
-        shared = engine.sql.fragment(f"copy_shared_bands_{sketch.method}")
-        engine.execute(engine.sql.query("add_copies", values, copy_shared_bands=shared, **groups))
+        copy_rows = bound_fragment(sketch, dialect, "copy_rows")
+        engine.execute(engine.sql.query("add_copies", values, copy_rows=copy_rows))
         run_staged(engine, [(candidates, statement), *verification], after=keep_new, layout=layout)
 
 

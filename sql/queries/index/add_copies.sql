@@ -16,13 +16,8 @@ with involved as (
     ) as n on n.bucket = h.bucket
     where h.band = 0
 ),
-copies as (
-{{ exact_copies }}
-),
-groups as (
-{{ copy_groups }}
+copy_rows as (
+{{ copy_rows }}
 )
-select g.doc_id, g.rep, {{ copy_shared_bands }} as shared_bands
-from groups as g
-join signatures as s on s.doc_id = g.doc_id
-where g.doc_id not in (select doc_id from main.copies)
+select doc_id, rep, shared_bands from copy_rows
+where doc_id not in (select doc_id from main.copies)
