@@ -23,7 +23,7 @@ from .inputs import open_inputs
 from .output import STREAM_ROWS, Counted
 from .records import checkpoints, input_fingerprint
 from .reports import MemoryUse, Progress, RunResult, StageReport, Summary, peak_memory
-from .runner import STAGES_KEPT, run_stages
+from .runner import STAGES_KEPT, keep_lean, run_stages
 from .settings import Settings
 from .stages import BYTES_PER_SHINGLE, compile_run
 from .wording import counted
@@ -96,8 +96,15 @@ def execute(
         resumed = settings.db is not None and settings.db.exists()  # its database holds what it made
         if text_bytes is not None and not small and not resumed:
             check_room(database_folder(settings), text_bytes, inputs.documents_read or 0, settings.banding.bands)
-        lean = engine_kind(settings.engine).lean and not settings.keep_all_tables  # dedup.stages.Layout
-        plan = compile_run(settings.sketch, settings.options(), settings.duckdb_memory_bytes, settings.engine, lean)
+        kind = engine_kind(settings.engine)
+        lean = kind.lean and not settings.keep_all_tables  # dedup.stages.Layout
+        plan = compile_run(
+            settings.sketch,
+            settings.options(),
+            settings.duckdb_memory_bytes,
+            settings.engine,
+            lean and not kind.lean_after_run,
+        )
         summary = Summary(
             bands=settings.banding.bands,
             rows=settings.banding.rows,
@@ -161,6 +168,8 @@ def execute(
                     pairs_to(streamed.reader)
                 finally:
                     result.listed = streamed.rows
+            if lean and kind.lean_after_run and settings.work_dir is not None:  # what a kept work folder keeps
+                keep_lean(engine, done, plan)
         disk.stop()  # the engine closed: its database checkpointed, its temporary files gone
         summary.disk = disk_use(disk, settings, own, text_bytes)
         summary.memory = MemoryUse(peak_memory(), limit, settings.memory_limit)

@@ -23,7 +23,7 @@ from .records import Checkpoints, table_rows
 from .reports import Progress, StageReport
 from .settings import Sketch
 from .sqlfiles import query_paths, quote_identifier, read_sql
-from .stages import FULL, Derivation, Layout, Plan, Stage, Step, between_table, layout_of, not_kept
+from .stages import FULL, Derivation, Layout, Plan, Stage, Step, between_table, layout_of, lean_layout, not_kept
 from .statement import Statement
 
 # The one-line message of Ctrl-C during a run.
@@ -174,14 +174,50 @@ def _store_between(engine: Engine, table: str, stored: str, database: str, first
     """Store a batch of a pair table's rows between groups of exact copies in `stored`
     (dedup.stages.Layout.stored); after the first, the view of the table's name over it."""
     name, kept = quote_identifier(table), quote_identifier(stored)
+    rows = between_rows(engine, f"temp.main.{name}", f"{database}.main.copies")
     engine.execute(
-        engine.sql.query("between_keep" if first else "between_append", table=name, stored=kept, database=database)
+        engine.sql.query("between_keep" if first else "between_append", None, stored=kept, database=database, **rows)
     )
     if first:
         view = engine.sql.query(
             f"between_view_{table}", database=database, copy_pairs=engine.sql.fragment("copy_pairs")
         )
         engine.execute(view)
+
+
+def between_rows(engine: Engine, rows: str, groups: str) -> dict[str, str]:
+    """The fragments of a statement storing the rows of the pair table `rows` between the groups of
+    exact copies of the copies table `groups` (sql/fragments/between_rows.sql): qualified names
+    from dedup's own list."""
+    return {
+        "rows": rows,
+        "groups": groups,
+        "between_rows": engine.sql.fragment("between_rows", rows=rows, groups=groups),
+    }
+
+
+def keep_lean(engine: Engine, done: Checkpoints, plan: Plan) -> None:
+    """Keep of a finished run's stage tables what the lean layout keeps (dedup.stages.Layout), on an
+    engine whose stages made them whole (EngineKind.lean_after_run: a Spark work folder): a pair
+    table's rows between groups of exact copies in `<table>_between`, the columns kept of a table
+    whose header names them (the signatures' shingle counts), and nothing of the shingles. The
+    stages cut are forgotten first: a rerun makes them again, whole, from the documents (an
+    interrupted cut leaves tables that the rerun replaces)."""
+    layout = lean_layout([step for group in plan.groups for step in group])
+    cut = [stage for group in plan.groups for stage, _ in group if not layout.whole(stage)]
+    done.forget([stage.name for stage in cut])
+    for stage in cut:
+        kept, stored = layout.kept(stage), layout.stored(stage)
+        if stored != stage.name:
+            rows = between_rows(engine, stage.name, "copies")
+            engine.create_table(stored, engine.sql.query("work_between", None, stored=stored, **rows))
+        elif kept:
+            stored = f"{stage.name}_kept"
+            columns = ", ".join(kept)  # a stage header's plain names (Spark reads "x" as a string)
+            engine.create_table(stored, engine.sql.query("work_kept", table=stage.name, stored=stored, columns=columns))
+        engine.drop_table(stage.name)
+        if kept:
+            engine.rename_table(stored, stage.name)
 
 
 def kept_columns(kept: tuple[str, ...] | None) -> str:
@@ -348,7 +384,8 @@ def run_staged(
         table = quote_identifier(stage.name)
         if layout.stored(stage) != stage.name:
             stored = quote_identifier(layout.stored(stage))
-            engine.execute(engine.sql.query("staging_append_between", table=table, stored=stored))
+            rows = between_rows(engine, f"staging.{table}", "main.copies")
+            engine.execute(engine.sql.query("staging_append_between", None, stored=stored, **rows))
         elif kept != ():
             engine.execute(engine.sql.query("staging_append", table=table, columns=kept_columns(kept)))
         seconds[stage.name] += time.perf_counter() - clock

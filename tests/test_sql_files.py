@@ -28,6 +28,8 @@ FRAGMENTS = {
     "pairs": "some_pairs",
     "retained": "retained_table",
     "documents": "documents",
+    "rows": "temp.main.some_table",
+    "groups": "some_database.main.copies",
 }
 # Fragments of sql/fragments/ that stages of both engines include as they are.
 SHARED_FRAGMENTS = ("exact_copies", "copy_groups", "copies_expanded", "candidate_reps", "verified_counts")
@@ -51,6 +53,7 @@ def body_of(text: str, method: str = "exact") -> str:
         "copy_pairs": read_sql("fragments/copy_pairs.sql", "duckdb").text,
         "copy_shared_bands": read_sql(f"fragments/copy_shared_bands_{method}.sql", "duckdb").text,
         "copy_rows": read_sql("fragments/copy_rows.sql", "duckdb").text,
+        "between_rows": read_sql("fragments/between_rows.sql", "duckdb").text,
         **shared,
     }
     filled = text

@@ -23,8 +23,10 @@ class EngineKind:
     (DuckDB); Spark partitions them itself. keeps_clusters: a kept database, or any export, gets the
     clusters table as the index commands expect (DuckDB); otherwise only when --keep is given or an
     export needs them. writes_deduplicated: --write-deduplicated is supported. lean: its database
-    keeps the lean layout unless --keep-all-tables (dedup.stages.Layout; Spark's work folder keeps
-    every table: its stages run on whole tables, with no temporary tables to make them in). queries: the
+    (or work folder) keeps the lean layout unless --keep-all-tables (dedup.stages.Layout), made as
+    the stages run (DuckDB: in temporary tables, batch by batch) or, lean_after_run, from the whole
+    tables once the run has finished (Spark, with no temporary tables: dedup.runner.keep_lean; a
+    temporary work folder is left as it is, deleted after). queries: the
     engine's own queries a run executes (besides those every engine runs). generated: the
     fragments its dialect generates differently (dedup.sqltext).
 
@@ -41,6 +43,7 @@ class EngineKind:
     keeps_clusters: bool
     writes_deduplicated: bool
     lean: bool = False
+    lean_after_run: bool = False
     queries: tuple[str, ...] = ()
     options: tuple[tuple[str, str], ...] = ()
     instead: str = ""
@@ -108,6 +111,8 @@ KINDS = {
         batched=False,
         keeps_clusters=False,
         writes_deduplicated=False,
+        lean=True,
+        lean_after_run=True,
         queries=("spark_input_digest", "spark_skipped"),
         options=(("master", "--master"), ("work_dir", "--work-dir"), ("spark_conf", "--spark-conf")),
         instead="; with --engine spark use --work-dir and --spark-conf",
@@ -116,7 +121,6 @@ KINDS = {
             ("strip_html", "--strip-html", " yet"),
             ("ids_file", "--ids", " yet"),
             ("audit", "--audit", ": its exact search reads the index's tables in DuckDB (run with --engine duckdb)"),
-            ("keep_all_tables", "--keep-all-tables", ": the work folder keeps every stage's table"),
         ),
         check_more=_check_spark,
         opens=_run_spark,
