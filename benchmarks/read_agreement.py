@@ -26,7 +26,7 @@ from dedup.corpus.read import read_by_python
 from dedup.engines.spark.engine import SMALL_LOCAL_CONF, SparkEngine, new_session
 from dedup.engines.spark.read import read_corpus as spark_read
 from dedup.errors import InputError, UsageError
-from dedup.settings import Settings
+from dedup.settings import Reading
 
 kind = sys.argv[1]
 seed = int(sys.argv[2])
@@ -298,7 +298,7 @@ def make(i):
 
 def duck(p):
     try:
-        r = read_by_python(Settings(inputs=[p], lines=lines))
+        r = read_by_python(Reading(inputs=[p], lines=lines))
         t = r.raw.sort_by("position")
         return (
             "ok",
@@ -318,7 +318,7 @@ session = new_session("local[2]", SMALL_LOCAL_CONF, app_name="fuzz")
 def spark(p, k):
     try:
         eng = SparkEngine(session, out / f"w{k}")
-        has_ids, notes = spark_read(eng, Settings(inputs=[p], lines=lines, engine="spark", work_dir=out / f"w{k}"))
+        has_ids, notes = spark_read(eng, Reading(inputs=[p], lines=lines))
         rows = session.table("raw_documents").orderBy("position").collect()
         ids = [r["id"] for r in rows]
         if len(set(ids)) < len(ids):  # as the run checks it after reading (dedup.inputs.check_unique_ids)

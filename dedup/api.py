@@ -201,8 +201,8 @@ class Index:
         keep, resolve: the survivor rule of the clusters, by default the rule they were built by."""
         from .corpus import IN_MEMORY
         from .documents import as_table, is_in_memory
-        from .index.documents import add_documents, index_settings, open_index
-        from .settings import check_type
+        from .index.documents import add_documents, open_index, recorded_options
+        from .settings import Reading, check_type
 
         order, rule = _rule(keep, resolve)
         check_type("replace", replace, bool)
@@ -212,7 +212,7 @@ class Index:
             raise UsageError("give either inputs (paths) or documents (in memory)")
         paths = _paths(inputs) if inputs is not None else (IN_MEMORY,)
         with open_index(self.path) as con:
-            keep_by = index_settings(con).keep_by_column  # the index's keys are read from the added ones too
+            keep_by = Reading.recorded(recorded_options(con), paths).keep_by_column  # read from the added ones too
             table = as_table(documents, keep_by=keep_by and keep_by.column) if documents is not None else None
             report = add_documents(con, paths, replace=replace, keep=order, resolve=rule, documents=table)
         return report.rsplit(";", 1)[0]  # without the seconds, so the result is reproducible
@@ -275,13 +275,13 @@ class Index:
         """The recall measured on `sample` documents drawn with `seed` (as `dedup audit`): `recall`,
         `interval` (Wilson, 95 %), `true_pairs`, `found_pairs`, `missed` pairs; `as_dict()` its JSON."""
         from .index.audit import audit
-        from .index.documents import index_settings, open_index
+        from .index.documents import index_sketch, open_index
         from .settings import check_type
 
         check_type("sample", sample, Integral)
         check_type("seed", seed, Integral)
         with open_index(self.path, read_only=True) as con:
-            return audit(con, index_settings(con).sketch, int(sample), int(seed))
+            return audit(con, index_sketch(con), int(sample), int(seed))
 
     def clusters(self, keep: str | None = None, resolve: str | None = None) -> pa.Table:
         """The clusters of two or more, rebuilt first by the rule given where it differs from theirs."""

@@ -66,7 +66,7 @@ def evaluate(settings: Settings, sample: int | None = None, seed: int = 0) -> Ev
     input and report precision 0."""
     from .corpus import read_once
 
-    if sample is None and not any(read_once(path) for path in settings.inputs):
+    if sample is None and not any(read_once(path) for path in settings.reading.inputs):
         return _evaluate(settings)
     from .corpus import read_inputs
 
@@ -74,7 +74,7 @@ def evaluate(settings: Settings, sample: int | None = None, seed: int = 0) -> Ev
     rows = list(range(corpus.num_rows))
     if sample is not None:
         rows = sorted(random.Random(seed).sample(rows, min(sample, corpus.num_rows)))
-    with temporary_folder(settings.temp_dir) as folder:
+    with temporary_folder(settings.engine_options.temp_dir) as folder:
         path = Path(folder) / "documents.parquet"
         pq.write_table(corpus.select(["id", "text"]).take(rows), path)
         read = {"inputs": (path,), "lines": False, "id_column": "id", "text_column": "text", "ids_file": None}
@@ -92,12 +92,14 @@ def _evaluate(settings: Settings) -> Evaluation:
 
     truth, found = pairs(exact.pairs), pairs(lsh.pairs)
     hits = truth.keys() & found.keys()
-    edges = bucket_edges(settings.threshold)
+    edges = bucket_edges(settings.sketch.threshold)
     buckets = []
     for i, (low, high) in enumerate(itertools.pairwise(edges)):
         last = i == len(edges) - 2
         inside = [p for p, j in truth.items() if low <= j < high or (last and j == high)]
-        probability = sum(settings.banding.probability(truth[p]) for p in inside) / len(inside) if inside else 0.0
+        probability = (
+            sum(settings.sketch.banding.probability(truth[p]) for p in inside) / len(inside) if inside else 0.0
+        )
         buckets.append(Bucket(low, high, len(inside), sum(p in hits for p in inside), probability))
     return Evaluation(
         exact_pairs=len(truth),

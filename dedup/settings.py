@@ -1,8 +1,10 @@
-"""A run's options, in one object and checked once, before anything is read: what defines the
-result (`options()`, recorded in the runs table), what the run writes, and where it runs (the
-engine and its places and limits). Values arrive as a user gives them (a path as a string, a
-mapping or KEY=VALUE strings, None for a default) and are put in one form here; the checks that
-look at files come in `dedup.options.run_options`, which every command and `dedup.run` call."""
+"""A run's options, composed of parts that each own their fields, defaults, form and checks:
+`Reading` (how the inputs are read), `Sketch` (what defines the pairs; an index keeps its own),
+`EngineOptions` (where the run works, and the limits every command on a database may set) and
+`Outputs` (what the run writes). Values arrive as a user gives them (a path as a string, a mapping
+or KEY=VALUE strings, None for a default) and a part puts them in one form and checks them when it
+is made, alone or as a part of `Settings`, which checks what lies between two parts; the checks
+that look at files come in `dedup.options.run_options`, which every command and `dedup.run` call."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from .banding import Banding, candidate_probability, choose_banding
 from .choices import EngineName, ExportKind, Keep, Method, PairsListed, Resolve, ShingleType, choose, values
@@ -105,108 +107,6 @@ def duckdb_memory_bytes(memory_limit: str | None) -> int | None:
     return int(budget * DUCKDB_SHARE) if budget is not None else None
 
 
-@dataclass(frozen=True)
-class Limits:
-    """Where and how much DuckDB works: what a run and every command on a database may set."""
-
-    threads: int | None = None
-    memory_limit: str | None = None
-    temp_dir: Path | None = None
-
-    def __post_init__(self) -> None:
-        if self.threads is not None and not 1 <= self.threads <= MAX_THREADS:
-            raise UsageError(f"--threads must be between 1 and {MAX_THREADS}, got {self.threads:,}")
-        if self.memory_limit is not None and not MEMORY_LIMIT.match(self.memory_limit):
-            raise UsageError(f"--memory-limit must be a size such as 500MB or 2GB, got {self.memory_limit!r}")
-        if self.memory_limit is not None and memory_bytes(self.memory_limit) < memory_floor(self.threads):
-            floor = memory_floor(self.threads)
-            threads = self.threads or os.cpu_count() or 1
-            fewer = ", or fewer --threads" if threads > 1 else ""
-            raise UsageError(
-                f"--memory-limit {self.memory_limit.strip()} is below the {floor // 10**6}MB a run with "
-                f"{threads} thread{'s' if threads > 1 else ''} needs (DuckDB pins buffers for each thread that "
-                f"cannot spill): give --memory-limit {floor // 10**6}MB or more{fewer}"
-            )
-        if self.temp_dir is not None:
-            check_name_length(self.temp_dir, f"--temp-dir {self.temp_dir.name}")
-        if self.temp_dir is not None and self.temp_dir.exists() and not self.temp_dir.is_dir():
-            raise UsageError(f"--temp-dir is not a folder: {self.temp_dir}")
-
-    @property
-    def duckdb_memory_bytes(self) -> int | None:
-        """DuckDB's share of --memory-limit, in bytes (see DUCKDB_SHARE)."""
-        return duckdb_memory_bytes(self.memory_limit)
-
-
-@dataclass(frozen=True)
-class Sketch:
-    """What defines the pairs of a run (Settings.sketch): the shingles, the signatures, the bands,
-    the method and the threshold, checked by Settings. What the stages and the index's queries
-    are compiled from."""
-
-    threshold: float
-    shingle_type: ShingleType
-    shingle_size: int
-    num_perm: int
-    seed: int
-    method: Method
-    banding: Banding
-
-    @property
-    def detection_probability(self) -> float:
-        """P(a pair at exactly the threshold becomes a candidate) with these options."""
-        return candidate_probability(self.method, self.threshold, self.banding, self.num_perm)
-
-
-@dataclass(frozen=True)
-class Reading:
-    """How a run reads its inputs (Settings.reading): what the readers of both engines and the
-    deduplicated copy take, checked by Settings."""
-
-    inputs: tuple[Path, ...]
-    lines: bool = False
-    id_column: str | None = None
-    text_column: str = "text"
-    include_hidden: bool = False
-    strip_html: bool = False
-    delimiter: str | None = None
-    follow_links: bool = False
-    ids_file: Path | None = None
-    keep_by: str | None = None
-
-    @property
-    def keep_by_column(self) -> KeepBy | None:
-        return None if self.keep_by is None else KeepBy.parse(self.keep_by)
-
-    @property
-    def files_read(self) -> tuple[Path, ...]:
-        """Every file or folder the run reads: its inputs and its --ids file."""
-        return (*self.inputs, *((self.ids_file,) if self.ids_file is not None else ()))
-
-
-@dataclass(frozen=True)
-class EngineOptions:
-    """Where and on what a run works (Settings.engine_options): the engine, the database kept, the
-    limits of DuckDB, and Spark's master, settings and work folder, checked by Settings."""
-
-    engine: EngineName = EngineName.duckdb
-    db: Path | None = None
-    keep_all_tables: bool = False  # the database keeps every stage's table, not the lean layout
-    threads: int | None = None
-    memory_limit: str | None = None
-    temp_dir: Path | None = None
-    master: str | None = None
-    spark_conf: tuple[tuple[str, str], ...] = ()
-    work_dir: str | None = None
-
-    @property
-    def duckdb_memory_bytes(self) -> int | None:
-        """DuckDB's share of --memory-limit, in bytes (see DUCKDB_SHARE)."""
-        return duckdb_memory_bytes(self.memory_limit)
-
-
-Part = TypeVar("Part", Sketch, Reading, EngineOptions)
-
 STDOUT = Path("-")  # `--output -`: the pairs printed, as without --output
 
 # The options that define a run's result, recorded in its runs table (an index keeps them).
@@ -242,54 +142,43 @@ def option_name(field_name: str) -> str:
     return "--replace" if field_name == "replace_documents" else "--" + field_name.replace("_", "-")
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Every option of a run (`dedup run`, `dedup.run`, `dedup eval`, an index's recorded run)."""
+def check_types(part: object) -> None:
+    """Values of the wrong type among a part's fields, which `dedup.run` can be given, refused in one
+    line (a string threshold stopped in a TypeError, a bool shingle size in a DuckDB binder error);
+    a numpy integer or float taken as Python's own."""
+    for item in dataclasses.fields(part):  # type: ignore[arg-type]
+        kind = TYPES.get(item.name)
+        if kind is None or not item.init:
+            continue
+        value = getattr(part, item.name)
+        check_type(option_name(item.name), value, kind)
+        if value is not None and kind in NUMBERS:
+            object.__setattr__(part, item.name, NUMBERS[kind](value))
 
-    inputs: tuple[Path, ...]
+
+@dataclass(frozen=True)
+class Sketch:
+    """What defines the pairs of a run: the shingles, the signatures, the bands, the method and the
+    threshold, each in its one form and checked when the sketch is made. What the stages and the
+    index's queries are compiled from; an index keeps its sketch (recorded)."""
+
     threshold: float = 0.8
     shingle_type: ShingleType = ShingleType.char
     shingle_size: int = 9
     num_perm: int = 128
     seed: int = DEFAULT_SEED
-    bands: int | None = None
-    rows: int | None = None
-    lines: bool = False
-    id_column: str | None = None
-    text_column: str = "text"
-    include_hidden: bool = False
-    strip_html: bool = False
-    delimiter: str | None = None
-    follow_links: bool = False  # read symlinks below an input folder that lead outside it
-    ids_file: Path | None = None  # --ids: the ids of a --lines input's documents, one per line
-    db: Path | None = None
-    keep_all_tables: bool = False  # --keep-all-tables: every stage's table kept (dedup.stages.Layout)
-    threads: int | None = None
-    memory_limit: str | None = None
-    temp_dir: Path | None = None
     method: Method = Method.lsh
-    replace_documents: bool = False  # a run may drop documents of an existing --db that the inputs lack
-    engine: EngineName = EngineName.duckdb
-    master: str | None = None  # Spark's master URL (None: the session's default, local[*])
-    spark_conf: tuple[tuple[str, str], ...] = ()  # Spark settings (KEY, VALUE)
-    work_dir: str | None = None  # where Spark writes the stage tables (None: a temporary folder, local masters only)
-    # what the run writes besides its database
-    output: Path | None = None  # --output: the pairs to this file (None: returned, or printed)
-    # the --output file's format when its name has no suffix dedup knows (-o /dev/null --format csv)
-    output_format: str | None = None
-    pairs: PairsListed = PairsListed.all  # which pairs are listed (output, stdout, the returned table)
-    keep: Keep | None = None  # the survivors' order given (None: not given; clusters then prefer the first)
-    resolve: Resolve | None = None  # which documents survive (None: not given; verified)
-    keep_by: str | None = None  # --keep-by: a table column preferred before --keep (dedup.keep_by)
-    write_deduplicated: Path | None = None  # the input minus the dropped duplicates, in the input's form
-    exports: tuple[tuple[ExportKind, Path], ...] = ()  # --export WHAT=FILE
-    audit: int | None = None  # --audit N: measure recall on N sampled documents (seeded by --seed)
+    bands: int | None = None  # as given: None lets the threshold choose (banding)
+    rows: int | None = None
     banding: Banding = field(init=False)
 
     def __post_init__(self) -> None:
-        self._coerce()
-        if not self.inputs:
-            raise UsageError("give at least one input (a folder, a text file or a table)")
+        check_types(self)
+        set_ = object.__setattr__
+        if self.seed is None:
+            set_(self, "seed", DEFAULT_SEED)
+        set_(self, "shingle_type", choose(ShingleType, self.shingle_type, "--shingle-type"))
+        set_(self, "method", choose(Method, self.method, "--method"))
         if not 0.0 <= self.threshold <= 1.0:
             raise UsageError(f"--threshold must be between 0 and 1, got {self.threshold}")
         if self.method == "exact" and self.threshold <= 0.0:
@@ -304,75 +193,9 @@ class Settings:
                 f"--num-perm must be between 1 and {MAX_NUM_PERM:,} (a signature is one SQL column per "
                 f"permutation), got {self.num_perm:,}"
             )
-        Limits(self.threads, self.memory_limit, self.temp_dir)  # checked as every command checks them
         if not 0 <= self.seed < 2**63:
             raise UsageError(f"--seed must be between 0 and 2^63-1, got {self.seed}")
-        if self.audit is not None and self.audit < 1:
-            raise UsageError(f"--audit must be at least 1 (documents to sample), got {self.audit}")
-        if self.audit is not None and self.threshold <= 0.0:
-            raise UsageError("--audit needs --threshold above 0 (at 0 every pair of documents qualifies)")
-        if self.ids_file is not None and (not self.lines or len(self.inputs) != 1):
-            raise UsageError("--ids names the lines of one --lines input: give --lines and one input")
-        files = {"--db": (self.db, "the database"), "--write-deduplicated": (self.write_deduplicated, "the copy")}
-        for option, (path, what) in files.items():
-            if path == STDOUT:  # it was made in the current folder, named `-`
-                raise UsageError(f"{option} -: {what} is written to a file, not to standard output; name the file")
-        object.__setattr__(self, "banding", self._banding())
-
-    def _coerce(self) -> None:
-        """Each value in its one form: paths as Path, choices as members, defaults for None."""
-        set_ = object.__setattr__
-        self._check_types()
-        inputs = self.inputs
-        set_(self, "inputs", (Path(inputs),) if isinstance(inputs, (str, Path)) else tuple(Path(p) for p in inputs))
-        for name in ("ids_file", "db", "temp_dir", "output", "write_deduplicated"):
-            value = getattr(self, name)
-            set_(self, name, None if value is None else Path(value))
-        if self.output == STDOUT:
-            set_(self, "output", None)
-        if self.work_dir is not None:
-            set_(self, "work_dir", str(self.work_dir))
-        if self.seed is None:
-            set_(self, "seed", DEFAULT_SEED)
-        if self.text_column is None:
-            set_(self, "text_column", "text")
-        if self.delimiter in ("\\t", "tab"):
-            set_(self, "delimiter", "\t")
-        set_(self, "spark_conf", _pairs(self.spark_conf, "--spark-conf", "KEY=VALUE", empty_value=True))
-        exports = _pairs(self.exports, "--export", "WHAT=FILE, e.g. survivors=kept.csv", empty_value=False)
-        for what, _ in exports:
-            if what not in values(ExportKind):
-                raise UsageError(f"cannot export {what!r}: use one of {', '.join(values(ExportKind))}")
-        set_(self, "exports", tuple((ExportKind(what), Path(file)) for what, file in exports))
-        set_(self, "shingle_type", choose(ShingleType, self.shingle_type, "--shingle-type"))
-        set_(self, "method", choose(Method, self.method, "--method"))
-        set_(self, "engine", choose(EngineName, self.engine, "--engine"))
-        set_(self, "pairs", choose(PairsListed, self.pairs, "--pairs"))
-        if self.keep is not None:
-            set_(self, "keep", choose(Keep, self.keep, "--keep"))
-        if self.resolve is not None:
-            set_(self, "resolve", choose(Resolve, self.resolve, "--resolve"))
-        if self.keep_by is not None:  # in its one spelling, as the runs table records it
-            set_(self, "keep_by", str(KeepBy.parse(self.keep_by)))
-        if self.output is not None and self.pairs is PairsListed.none:
-            raise UsageError("--pairs none lists no pairs: drop --output, or list all or between-groups")
-        if self.pairs is PairsListed.none and not (self.db or self.exports or self.write_deduplicated):
-            raise UsageError(
-                "--pairs none lists no pairs and nothing else was asked: give --db, --export or --write-deduplicated"
-            )
-
-    def _check_types(self) -> None:
-        """Values of the wrong type, which `dedup.run` can be given, refused in one line (a string
-        threshold stopped in a TypeError, a bool shingle size in a DuckDB binder error)."""
-        inputs = self.inputs
-        paths = [inputs] if isinstance(inputs, (str, os.PathLike)) else inputs
-        if not isinstance(paths, Iterable) or not all(isinstance(p, (str, os.PathLike)) for p in paths):
-            raise UsageError(f"inputs must be a path or a list of paths, got {inputs!r}")
-        for name, kind in TYPES.items():
-            value = getattr(self, name)
-            check_type(option_name(name), value, kind)
-            if value is not None and kind in NUMBERS:  # a numpy integer or float as Python's own
-                object.__setattr__(self, name, NUMBERS[kind](value))
+        set_(self, "banding", self._banding())
 
     def _banding(self) -> Banding:
         bands, rows, num_perm = self.bands, self.rows, self.num_perm
@@ -393,13 +216,173 @@ class Settings:
         return Banding(bands=bands, rows=rows)
 
     @property
+    def detection_probability(self) -> float:
+        """P(a pair at exactly the threshold becomes a candidate) with these options."""
+        return candidate_probability(self.method, self.threshold, self.banding, self.num_perm)
+
+    def recorded_value(self, name: str) -> object:
+        """An option as the runs table records it: the banding chosen, not as given."""
+        return {"bands": self.banding.bands, "rows": self.banding.rows}.get(name, getattr(self, name))
+
+    @classmethod
+    def recorded(cls, options: Mapping[str, Any]) -> Sketch:
+        """The sketch of a recorded run (Settings.options): a banding that the threshold would choose
+        anyway is left to choose again."""
+        given = {
+            item.name: options[item.name] for item in dataclasses.fields(cls) if item.init and item.name in options
+        }
+        automatic = choose_banding(given["threshold"], given["num_perm"])
+        if (automatic.bands, automatic.rows) == (given.get("bands"), given.get("rows")):
+            given["bands"] = given["rows"] = None
+        return cls(**given)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a run reads its inputs: what the readers of both engines and the deduplicated copy
+    take, each in its one form and checked when made. `dedup add` reads with its index's (recorded)."""
+
+    inputs: tuple[Path, ...] = ()
+    lines: bool = False
+    id_column: str | None = None
+    text_column: str = "text"
+    include_hidden: bool = False
+    strip_html: bool = False
+    delimiter: str | None = None
+    follow_links: bool = False  # read symlinks below an input folder that lead outside it
+    ids_file: Path | None = None  # --ids: the ids of a --lines input's documents, one per line
+    keep_by: str | None = None  # --keep-by: a table column preferred before --keep (dedup.keep_by)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        inputs = self.inputs
+        paths = [inputs] if isinstance(inputs, (str, os.PathLike)) else inputs
+        if not isinstance(paths, Iterable) or not all(isinstance(p, (str, os.PathLike)) for p in paths):
+            raise UsageError(f"inputs must be a path or a list of paths, got {inputs!r}")
+        check_types(self)
+        set_(self, "inputs", tuple(Path(p) for p in paths))
+        if self.ids_file is not None:
+            set_(self, "ids_file", Path(self.ids_file))
+        if self.text_column is None:
+            set_(self, "text_column", "text")
+        if self.delimiter in ("\\t", "tab"):
+            set_(self, "delimiter", "\t")
+        if self.keep_by is not None:  # in its one spelling, as the runs table records it
+            set_(self, "keep_by", str(KeepBy.parse(self.keep_by)))
+        if not self.inputs:
+            raise UsageError("give at least one input (a folder, a text file or a table)")
+        if self.ids_file is not None and (not self.lines or len(self.inputs) != 1):
+            raise UsageError("--ids names the lines of one --lines input: give --lines and one input")
+
+    @property
+    def keep_by_column(self) -> KeepBy | None:
+        return None if self.keep_by is None else KeepBy.parse(self.keep_by)
+
+    @property
+    def files_read(self) -> tuple[Path, ...]:
+        """Every file or folder the run reads: its inputs and its --ids file."""
+        return (*self.inputs, *((self.ids_file,) if self.ids_file is not None else ()))
+
+    @classmethod
+    def recorded(cls, options: Mapping[str, Any], inputs: tuple[Path, ...]) -> Reading:
+        """How a recorded run (Settings.options) read its inputs, for `inputs` (what `dedup add` reads)."""
+        names = [item.name for item in dataclasses.fields(cls) if item.name not in ("inputs", "ids_file")]
+        return cls(inputs=inputs, **{name: options[name] for name in names if name in options})
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """Where and on what a run works: the engine, the database kept, the limits of DuckDB (what
+    every command on a database may set too), and Spark's master, settings and work folder."""
+
+    engine: EngineName = EngineName.duckdb
+    db: Path | None = None
+    keep_all_tables: bool = False  # the database keeps every stage's table, not the lean layout
+    threads: int | None = None
+    memory_limit: str | None = None
+    temp_dir: Path | None = None
+    master: str | None = None  # Spark's master URL (None: the session's default, local[*])
+    spark_conf: tuple[tuple[str, str], ...] = ()  # Spark settings (KEY, VALUE)
+    work_dir: str | None = None  # where Spark writes the stage tables (None: a temporary folder, local masters only)
+
+    def __post_init__(self) -> None:
+        check_types(self)
+        set_ = object.__setattr__
+        for name in ("db", "temp_dir"):
+            value = getattr(self, name)
+            set_(self, name, None if value is None else Path(value))
+        if self.work_dir is not None:
+            set_(self, "work_dir", str(self.work_dir))
+        set_(self, "spark_conf", _pairs(self.spark_conf, "--spark-conf", "KEY=VALUE", empty_value=True))
+        set_(self, "engine", choose(EngineName, self.engine, "--engine"))
+        if self.threads is not None and not 1 <= self.threads <= MAX_THREADS:
+            raise UsageError(f"--threads must be between 1 and {MAX_THREADS}, got {self.threads:,}")
+        if self.memory_limit is not None and not MEMORY_LIMIT.match(self.memory_limit):
+            raise UsageError(f"--memory-limit must be a size such as 500MB or 2GB, got {self.memory_limit!r}")
+        if self.memory_limit is not None and memory_bytes(self.memory_limit) < memory_floor(self.threads):
+            floor = memory_floor(self.threads)
+            threads = self.threads or os.cpu_count() or 1
+            fewer = ", or fewer --threads" if threads > 1 else ""
+            raise UsageError(
+                f"--memory-limit {self.memory_limit.strip()} is below the {floor // 10**6}MB a run with "
+                f"{threads} thread{'s' if threads > 1 else ''} needs (DuckDB pins buffers for each thread that "
+                f"cannot spill): give --memory-limit {floor // 10**6}MB or more{fewer}"
+            )
+        if self.temp_dir is not None:
+            check_name_length(self.temp_dir, f"--temp-dir {self.temp_dir.name}")
+        if self.temp_dir is not None and self.temp_dir.exists() and not self.temp_dir.is_dir():
+            raise UsageError(f"--temp-dir is not a folder: {self.temp_dir}")
+        if self.db == STDOUT:  # it was made in the current folder, named `-`
+            raise UsageError("--db -: the database is written to a file, not to standard output; name the file")
+
+    @property
     def duckdb_memory_bytes(self) -> int | None:
         """DuckDB's share of --memory-limit, in bytes (see DUCKDB_SHARE)."""
         return duckdb_memory_bytes(self.memory_limit)
 
-    @property
-    def keep_by_column(self) -> KeepBy | None:
-        return self.reading.keep_by_column
+
+@dataclass(frozen=True)
+class Outputs:
+    """What a run writes besides its database: the pairs listed (to --output, or returned), the
+    survivors' rule, the exports, the deduplicated copy and the audit of its recall."""
+
+    output: Path | None = None  # --output: the pairs to this file (None: returned, or printed)
+    # the --output file's format when its name has no suffix dedup knows (-o /dev/null --format csv)
+    output_format: str | None = None
+    pairs: PairsListed = PairsListed.all  # which pairs are listed (output, stdout, the returned table)
+    keep: Keep | None = None  # the survivors' order given (None: not given; clusters then prefer the first)
+    resolve: Resolve | None = None  # which documents survive (None: not given; verified)
+    write_deduplicated: Path | None = None  # the input minus the dropped duplicates, in the input's form
+    exports: tuple[tuple[ExportKind, Path], ...] = ()  # --export WHAT=FILE
+    audit: int | None = None  # --audit N: measure recall on N sampled documents (seeded by --seed)
+    replace_documents: bool = False  # a run may drop documents of an existing --db that the inputs lack
+
+    def __post_init__(self) -> None:
+        check_types(self)
+        set_ = object.__setattr__
+        for name in ("output", "write_deduplicated"):
+            value = getattr(self, name)
+            set_(self, name, None if value is None else Path(value))
+        if self.output == STDOUT:
+            set_(self, "output", None)
+        exports = _pairs(self.exports, "--export", "WHAT=FILE, e.g. survivors=kept.csv", empty_value=False)
+        for what, _ in exports:
+            if what not in values(ExportKind):
+                raise UsageError(f"cannot export {what!r}: use one of {', '.join(values(ExportKind))}")
+        set_(self, "exports", tuple((ExportKind(what), Path(file)) for what, file in exports))
+        set_(self, "pairs", choose(PairsListed, self.pairs, "--pairs"))
+        if self.keep is not None:
+            set_(self, "keep", choose(Keep, self.keep, "--keep"))
+        if self.resolve is not None:
+            set_(self, "resolve", choose(Resolve, self.resolve, "--resolve"))
+        if self.output is not None and self.pairs is PairsListed.none:
+            raise UsageError("--pairs none lists no pairs: drop --output, or list all or between-groups")
+        if self.audit is not None and self.audit < 1:
+            raise UsageError(f"--audit must be at least 1 (documents to sample), got {self.audit}")
+        if self.write_deduplicated == STDOUT:
+            raise UsageError(
+                "--write-deduplicated -: the copy is written to a file, not to standard output; name the file"
+            )
 
     @property
     def output_kind(self) -> str | None:
@@ -411,52 +394,67 @@ class Settings:
             return None
         return named_format(self.output, OUTPUT_FORMATS) or self.output_format
 
-    @property
-    def files_read(self) -> tuple[Path, ...]:
-        """Every file or folder the run reads: its inputs and its --ids file."""
-        return self.reading.files_read
 
-    @property
-    def detection_probability(self) -> float:
-        """P(a pair at exactly the threshold becomes a candidate) with these options."""
-        return self.sketch.detection_probability
+@dataclass(frozen=True)
+class Settings:
+    """Every option of a run (`dedup run`, `dedup.run`, `dedup eval`), composed of its parts, each
+    owning its fields, defaults, form and checks: how the inputs are read, what defines the pairs,
+    where the run works, and what it writes. Made from options by name (`Settings.of`); the checks
+    here are those between two parts."""
 
-    @property
-    def engine_options(self) -> EngineOptions:
-        """The part of the options that says where and on what the run works."""
-        return self._part(EngineOptions)
+    reading: Reading
+    sketch: Sketch = field(default_factory=Sketch)
+    engine_options: EngineOptions = field(default_factory=EngineOptions)
+    outputs: Outputs = field(default_factory=Outputs)
 
-    @property
-    def reading(self) -> Reading:
-        """The part of the options that says how the inputs are read."""
-        return self._part(Reading)
+    def __post_init__(self) -> None:
+        outputs = self.outputs
+        if outputs.audit is not None and self.sketch.threshold <= 0.0:
+            raise UsageError("--audit needs --threshold above 0 (at 0 every pair of documents qualifies)")
+        if outputs.pairs is PairsListed.none and not (
+            self.engine_options.db or outputs.exports or outputs.write_deduplicated
+        ):
+            raise UsageError(
+                "--pairs none lists no pairs and nothing else was asked: give --db, --export or --write-deduplicated"
+            )
 
-    @property
-    def sketch(self) -> Sketch:
-        """The part of the options that defines the pairs."""
-        return self._part(Sketch)
+    @classmethod
+    def of(cls, **options: Any) -> Settings:
+        """The settings of options given by their names, each the field of one part."""
+        return cls(**{part: PARTS[part](**given) for part, given in _by_part(options).items()})
 
-    def _part(self, part: type[Part]) -> Part:
-        """A part of the options: its fields, as this run's fields of the same names."""
-        return part(**{field.name: getattr(self, field.name) for field in dataclasses.fields(part)})
+    def replace(self, **changes: Any) -> Settings:
+        """These settings with the options named changed, each in its part (checked again)."""
+        parts = {part: getattr(self, part) for part in PARTS}
+        for part, given in _by_part(changes).items():
+            parts[part] = dataclasses.replace(parts[part], **given)
+        return Settings(**parts)
+
+    def value(self, name: str) -> Any:
+        """The option of this name, from the part that owns it (the engines' refusals name options so)."""
+        return getattr(getattr(self, PART_OF[name]), name)
 
     def options(self) -> dict[str, object]:
         """The options that define the result, as recorded in the runs table (RECORDED)."""
-        chosen = {"bands": self.banding.bands, "rows": self.banding.rows}
-        return {name: chosen.get(name, getattr(self, name)) for name in RECORDED}
+        return {
+            name: self.sketch.recorded_value(name) if PART_OF[name] == "sketch" else self.value(name)
+            for name in RECORDED
+        }
 
-    @classmethod
-    def recorded(cls, options: Mapping[str, Any]) -> Settings:
-        """The settings of a recorded run (its `options()`); a banding that the threshold would
-        choose anyway is left to choose again. Options recorded by older versions may be absent."""
-        given = {name: options[name] for name in RECORDED if name in options}
-        automatic = choose_banding(given["threshold"], given["num_perm"])
-        if (automatic.bands, automatic.rows) == (given["bands"], given["rows"]):
-            given["bands"] = given["rows"] = None
-        return cls(inputs=(Path("."),), **given)
 
-    def replace(self, **changes: object) -> Settings:
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+# The parts of a run's options (Settings' fields), and the part that owns each option.
+PARTS: dict[str, type] = {"reading": Reading, "sketch": Sketch, "engine_options": EngineOptions, "outputs": Outputs}
+PART_OF = {item.name: part for part, kind in PARTS.items() for item in dataclasses.fields(kind) if item.init}
+
+
+def _by_part(options: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Options by name, grouped by the part that owns each (every part, given or not)."""
+    grouped: dict[str, dict[str, Any]] = {part: {} for part in PARTS}
+    for name, value in options.items():
+        if name not in PART_OF:
+            raise TypeError(f"no option named {name!r}")
+        grouped[PART_OF[name]][name] = value
+    return grouped
 
 
 def _pairs(

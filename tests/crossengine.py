@@ -31,15 +31,18 @@ def sorted_rows(table: pa.Table) -> list[tuple]:
 def duckdb_tables(settings: Settings) -> dict[str, pa.Table]:
     """Every stage table of a DuckDB run of settings (which must name a --db), every table kept
     (--keep-all-tables); the same run in the lean layout keeps the same rows of what it keeps."""
-    assert settings.db is not None
+    assert settings.engine_options.db is not None
     tables = {}
-    for keep_all, db in ((True, settings.db), (False, settings.db.with_name(f"lean-{settings.db.name}"))):
+    for keep_all, db in (
+        (True, settings.engine_options.db),
+        (False, settings.engine_options.db.with_name(f"lean-{settings.engine_options.db.name}")),
+    ):
         execute(settings.replace(db=db, keep_all_tables=keep_all))
         con = duckdb.connect(str(db), read_only=True)
         try:
             relations = "select table_name from duckdb_tables() union all select view_name from duckdb_views()"
             kept = {row[0] for row in con.execute(relations).fetchall()}  # a lean index's pair tables are views
-            for stage in pipeline_stages(settings):
+            for stage in pipeline_stages(settings.sketch):
                 if stage.name not in kept:
                     assert not keep_all, stage.name
                     continue
@@ -61,7 +64,7 @@ def spark_tables(engine: SparkEngine, settings: Settings, raw: pa.Table) -> dict
     pq.write_table(raw, source)
     engine.register_dataframe("raw_documents", engine.session.read.parquet(str(source)))
     tables = {}
-    for stage, statement in compile_stages(settings, "spark"):
+    for stage, statement in compile_stages(settings.sketch, "spark"):
         engine.create_table(stage.name, statement)
         tables[stage.name] = engine.session.table(stage.name).toArrow()
     return tables
@@ -70,7 +73,7 @@ def spark_tables(engine: SparkEngine, settings: Settings, raw: pa.Table) -> dict
 def compare(settings: Settings, engine: SparkEngine) -> dict[str, int]:
     """Assert that every stage table is the same on both engines; return each stage's row count."""
     expected = duckdb_tables(settings)
-    raw = read_inputs(settings).to_arrow()
+    raw = read_inputs(settings.reading).to_arrow()
     actual = spark_tables(engine, settings, raw)
     counts = {}
     for name, table in expected.items():

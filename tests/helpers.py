@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import duckdb
 import pyarrow as pa
 
 from dedup.engines.duckdb import DuckDBEngine
-from dedup.settings import Settings
+from dedup.settings import Sketch
 from dedup.stages import compile_stage, pipeline_stages
 
 
-def settings_for(**options) -> Settings:
-    return Settings(inputs=(Path("."),), **options)
+def sketch_for(**options) -> Sketch:
+    return Sketch(**options)
 
 
-def load_documents(con: duckdb.DuckDBPyConnection, texts: dict | list, settings: Settings) -> None:
+def load_documents(con: duckdb.DuckDBPyConnection, texts: dict | list, settings: Sketch) -> None:
     items = list(texts.items()) if isinstance(texts, dict) else list(enumerate(texts, start=1))
     raw = pa.table(
         {
@@ -31,7 +29,7 @@ def load_documents(con: duckdb.DuckDBPyConnection, texts: dict | list, settings:
     con.unregister("raw_documents")
 
 
-def run_stages(con: duckdb.DuckDBPyConnection, settings: Settings, until: str, start: str | None = None) -> None:
+def run_stages(con: duckdb.DuckDBPyConnection, settings: Sketch, until: str, start: str | None = None) -> None:
     started = start is None
     for stage in pipeline_stages(settings):
         if stage.name == start:

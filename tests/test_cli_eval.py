@@ -20,7 +20,7 @@ def test_evaluation_counts_match_brute_force(tmp_path):
     docs = planted_corpus(n_base=25, variants=4, seed=21)
     write_folder(tmp_path / "c", docs)
     expected = reference.brute_force_pairs({f"{n}.txt": t for n, t in docs.items()}, 5, 0.7)
-    result = evaluate(Settings(inputs=(tmp_path / "c",), threshold=0.7, shingle_size=5, bands=4, rows=32))
+    result = evaluate(Settings.of(inputs=(tmp_path / "c",), threshold=0.7, shingle_size=5, bands=4, rows=32))
     assert result.exact_pairs == len(expected) > 10
     assert sum(b.exact for b in result.buckets) == len(expected)
     assert result.precision == 1.0
@@ -33,7 +33,7 @@ def test_eval_command(tmp_path):
     write_folder(tmp_path / "c", docs)
     result = CliRunner().invoke(app, ["eval", str(tmp_path / "c"), "-k", "5"])
     assert result.exit_code == 0, result.output
-    expected = evaluate(Settings(inputs=(tmp_path / "c",), shingle_size=5, method="exact"))
+    expected = evaluate(Settings.of(inputs=(tmp_path / "c",), shingle_size=5, method="exact"))
     lines = result.stdout.splitlines()
     assert lines[0] == f"documents: {expected.documents}"
     assert lines[2] == (

@@ -12,12 +12,12 @@ from typer.testing import CliRunner
 from dedup.cli import app
 from dedup.corpus.read import read_by_python, read_inputs
 from dedup.errors import InputError, UsageError
-from dedup.settings import Settings
+from dedup.settings import Reading
 
 
 def read_corpus(inputs, **options):
     """The corpus of `inputs` read with these input options, as a run reads it."""
-    return read_inputs(Settings(inputs=tuple(inputs), **options))
+    return read_inputs(Reading(inputs=tuple(inputs), **options))
 
 
 def docs(corpus) -> dict:
@@ -160,7 +160,7 @@ def test_tables_between_files_keep_the_input_order_with_their_texts_as_arrow(tmp
     pq.write_table(pa.table({"text": pa.array(["d", "e"]).dictionary_encode()}), tmp_path / "t2.parquet")
     pq.write_table(pa.table({"text": pa.array([b"bin", None], pa.binary())}), tmp_path / "t3.parquet")
     inputs = [tmp_path / name for name in ("folder", "t1.parquet", "lines.txt", "t2.parquet", "t3.parquet")]
-    read = read_by_python(Settings(inputs=tuple(inputs)))
+    read = read_by_python(Reading(inputs=tuple(inputs)))
     assert read.raw is not None and read.raw.schema.field("text").type == pa.string()
     rows = [(r["position"], r["id"], r["text"], r["encoding"]) for r in read.raw.to_pylist()]
     t = tmp_path

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from helpers import settings_for
+from helpers import sketch_for
 from typer.testing import CliRunner
 
 import dedup
 from dedup.cli import app
 from dedup.engines import Statement, open_engine
 from dedup.errors import EngineError, Interrupted
-from dedup.settings import Limits
+from dedup.settings import EngineOptions
 from dedup.sqlfiles import bind, query, read_sql, user_query
 from dedup.stages import compile_stages
 
@@ -95,7 +95,7 @@ def test_only_the_runner_and_the_stage_registry_name_a_stage_table():
 
 
 def test_duckdb_gets_its_share_of_the_memory_limit(tmp_path):
-    engine = open_engine(tmp_path / "db.duckdb", Limits(memory_limit="400MB"))
+    engine = open_engine(tmp_path / "db.duckdb", EngineOptions(memory_limit="400MB"))
     try:
         [(limit,)] = engine.fetch_rows(user_query("select current_setting('memory_limit')", "duckdb"))
     finally:
@@ -104,7 +104,7 @@ def test_duckdb_gets_its_share_of_the_memory_limit(tmp_path):
 
 
 def test_a_table_of_any_order_is_written_without_keeping_the_order_and_the_setting_comes_back(tmp_path):
-    engine = open_engine(tmp_path / "db.duckdb", Limits())
+    engine = open_engine(tmp_path / "db.duckdb", EngineOptions())
     setting = "select current_setting('preserve_insertion_order') as kept"
     try:
         engine.create_table("ordered", user_query(setting, "duckdb"))
@@ -139,7 +139,7 @@ def test_the_fingerprint_follows_the_text_and_every_value():
 
 
 def test_show_sql_prints_the_statements_that_run(tmp_path):
-    settings = settings_for(num_perm=8, bands=4, rows=2)
+    settings = sketch_for(num_perm=8, bands=4, rows=2)
     engine = open_engine(tmp_path / "e.duckdb")
     try:
         expected = "".join(

@@ -67,9 +67,9 @@ def copies_corpus(seed: int = 3) -> dict[str, str]:
 def run_tables(tmp_path: Path, docs: dict[str, str], **options) -> duckdb.DuckDBPyConnection:
     path = tmp_path / "docs.parquet"
     pq.write_table(pa.table({"id": list(docs), "text": list(docs.values())}), path)
-    settings = Settings(inputs=(path,), db=tmp_path / "run.duckdb", keep_all_tables=True, **options)
+    settings = Settings.of(inputs=(path,), db=tmp_path / "run.duckdb", keep_all_tables=True, **options)
     execute(settings)
-    return duckdb.connect(str(settings.db), read_only=True)
+    return duckdb.connect(str(settings.engine_options.db), read_only=True)
 
 
 def rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple]:
@@ -128,7 +128,7 @@ def test_spark_gives_the_same_tables_on_copies(spark, tmp_path: Path) -> None:
     docs = copies_corpus()
     path = tmp_path / "docs.parquet"
     pq.write_table(pa.table({"id": list(docs), "text": list(docs.values())}), path)
-    settings = Settings(inputs=(path,), db=tmp_path / "run.duckdb", threshold=0.5, shingle_size=3)
+    settings = Settings.of(inputs=(path,), db=tmp_path / "run.duckdb", threshold=0.5, shingle_size=3)
     counts = compare(settings, SparkEngine(spark, tmp_path / "work"))
     assert counts["candidates"] > 40 * 39 // 2 and counts["pairs"] > 0
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from dedup.cli import app
 from dedup.engines.duckdb import DuckDBEngine
 from dedup.hashing import bucket_constants
-from dedup.index.documents import index_settings
+from dedup.index.documents import index_sketch
 from dedup.index.explain import explain_pair, format_explanation
 from dedup.index.similar import query_index
 
@@ -45,8 +45,8 @@ def test_explain_equals_recomputation(tmp_path, kind, k):
     docs = planted_corpus(6, 3, seed=4)
     db = make_index(tmp_path, docs, "index", "--threshold", "0.5", "--shingle-type", kind, "-k", str(k))
     con = duckdb.connect(str(db), read_only=True)
-    settings = index_settings(DuckDBEngine(con))
-    b, r = settings.banding.bands, settings.banding.rows
+    sketch = index_sketch(DuckDBEngine(con))
+    b, r = sketch.banding.bands, sketch.banding.rows
     for id_a, id_b in [("d0001", "d0001v0"), ("d0001v2", "d0001v1"), ("d0002", "d0003")]:
         e = explain_pair(DuckDBEngine(con), id_a, id_b, examples=4)
         a, bset = reference.shingles(docs[e.id_a], k, kind), reference.shingles(docs[e.id_b], k, kind)
@@ -104,8 +104,8 @@ def test_query_by_id_equals_the_pairs_of_that_document(planted):
 def test_query_by_text_equals_a_scan(planted, min_bands):
     docs, db = planted
     con = duckdb.connect(str(db), read_only=True)
-    settings = index_settings(DuckDBEngine(con))
-    b, r = settings.banding.bands, settings.banding.rows
+    sketch = index_sketch(DuckDBEngine(con))
+    b, r = sketch.banding.bands, sketch.banding.rows
     text = docs["d0007"].replace(docs["d0007"].split()[3], "changed") + " and one more"
     query_buckets = buckets_of(text, "word", 2, b, r)
     query_set = reference.shingles(text, 2, "word")
@@ -195,8 +195,8 @@ def test_shingle_texts_recompute_the_stored_fingerprints(tmp_path, kind, k):
     docs = {"long": long_text, "short": "tiny", "other": "Größe und Maß: ÉTÉ à Paris, naïve café " * 20}
     db = make_index(tmp_path, docs, "index", "--shingle-type", kind, "-k", str(k), "--keep-all-tables")
     con = duckdb.connect(str(db), read_only=True)
-    settings = index_settings(DuckDBEngine(con))
-    values = {**parameter_values(settings, "duckdb"), "doc_id_a": 1, "doc_id_b": 3}
+    sketch = index_sketch(DuckDBEngine(con))
+    values = {**parameter_values(sketch, "duckdb"), "doc_id_a": 1, "doc_id_b": 3}
     got = DuckDBEngine(con).fetch_rows(query("shingle_texts", values, "duckdb", **shingle_text_fragments(kind, k)))
     stored = con.execute("select doc_id, fingerprint from shingles where doc_id in (1, 3)").fetchall()
     ids = dict(con.execute("select doc_id, id from documents").fetchall())

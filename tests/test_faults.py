@@ -14,12 +14,12 @@ import duckdb
 import pytest
 from corpora import planted_corpus, write_folder
 
-from dedup.settings import Settings
+from dedup.settings import Sketch
 from dedup.stages import pipeline_stages
 
 pytestmark = pytest.mark.slow  # subprocesses and repeated runs: the second phase of the test command
 
-STAGE_ORDER = [stage.name for stage in pipeline_stages(Settings(inputs=(Path("."),)))]
+STAGE_ORDER = [stage.name for stage in pipeline_stages(Sketch())]
 
 
 def dedup(*args: str, **popen) -> subprocess.Popen:

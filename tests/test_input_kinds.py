@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from dedup.cli import app
 from dedup.corpus.kinds import Folder, LinesFile, Listing, Stdin, Table, TextFile, input_kind
 from dedup.formats import Format
-from dedup.settings import Reading, Settings
+from dedup.settings import Reading
 
 TEXT = "the quick brown fox jumps over the lazy dog, again and again"
 
@@ -113,7 +113,7 @@ def test_spark_readers_are_data(tmp_path, line_end):
 
 
 def default_reading() -> Reading:
-    return Settings(inputs=(Path("."),)).reading
+    return Reading(inputs=(Path("."),))
 
 
 def test_a_folders_spark_plan_reads_what_the_duckdb_engine_reads(tmp_path):

@@ -7,7 +7,6 @@ with the length that makes a document long set low enough for every document to 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import duckdb
 import pyarrow as pa
@@ -22,13 +21,13 @@ from typer.testing import CliRunner
 import dedup.bindings
 from dedup.cli import app
 from dedup.engines.duckdb import DuckDBEngine
-from dedup.settings import Settings
+from dedup.settings import Sketch
 from dedup.stages import compile_stages
 
 
 def shingle_rows(texts: list[str], kind: str, k: int) -> list[tuple[int, int, int]]:
     """The shingles stage's rows (doc_id, fingerprint, h) of `texts` on DuckDB, doc_id i + 1 for text i."""
-    sketch = Settings(inputs=(Path("."),), shingle_type=kind, shingle_size=k, threshold=0.5).sketch
+    sketch = Sketch(shingle_type=kind, shingle_size=k, threshold=0.5)
     with duckdb.connect() as con:
         engine = DuckDBEngine(con)
         ids = [f"{i:06d}" for i in range(len(texts))]  # doc_ids follow the ids' order

@@ -8,7 +8,7 @@ import duckdb
 import pytest
 import reference
 from corpora import planted_corpus, write_folder
-from helpers import load_documents, rows, run_stages, settings_for
+from helpers import load_documents, rows, run_stages, sketch_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -22,7 +22,7 @@ small_texts = st.lists(st.text(alphabet="abc ", max_size=14), min_size=2, max_si
 
 
 def sql_pairs(texts: list[str], method: str, kind: str, k: int, threshold: float) -> dict[tuple, float]:
-    options = settings_for(shingle_type=kind, shingle_size=k, threshold=threshold, method=method, num_perm=16)
+    options = sketch_for(shingle_type=kind, shingle_size=k, threshold=threshold, method=method, num_perm=16)
     docs = {f"d{i:02d}": text for i, text in enumerate(texts)}
     with duckdb.connect() as con:
         load_documents(con, docs, options)
@@ -37,7 +37,7 @@ def test_exact_method_drops_a_prefix_match_that_cannot_reach_the_threshold():
     J >= 0.8 needs, so the positional filter drops the pair before verification."""
     x, y = [f"x{i}" for i in range(8)], [f"y{i}" for i in range(7)]
     words = {"a": ["a1", "s", *x], "b": ["b1", "b2", "s", *y], "c": x, "d": x, "e": y, "f": y}
-    options = settings_for(shingle_type="word", shingle_size=1, threshold=0.8, method="exact")
+    options = sketch_for(shingle_type="word", shingle_size=1, threshold=0.8, method="exact")
     with duckdb.connect() as con:
         load_documents(con, {name: " ".join(w) for name, w in words.items()}, options)
         run_stages(con, options, until="candidates", start="shingles")
@@ -110,4 +110,4 @@ def test_method_is_recorded_and_validated(tmp_path, tiny_corpus):
     bad = CliRunner().invoke(app, ["run", str(tiny_corpus), "--method", "fast"])
     assert bad.exit_code == 2
     with pytest.raises(UsageError, match="threshold above 0"):
-        settings_for(method="exact", threshold=0.0)
+        sketch_for(method="exact", threshold=0.0)

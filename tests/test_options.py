@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 from pathlib import Path
@@ -19,9 +20,9 @@ from dedup.cli.evaluate import evaluate_command
 from dedup.cli.run import run as run_command
 from dedup.errors import UsageError
 from dedup.options import run_options
-from dedup.settings import Settings
+from dedup.settings import PART_OF, PARTS, EngineOptions, Outputs, Reading, Settings, Sketch
 
-FIELDS = {field.name for field in Settings.__dataclass_fields__.values() if field.init}
+FIELDS = set(PART_OF)  # every option, by the part that declares it
 TEXTS = ["the cat sat on the mat by the door", "the cat sat on the mat by the door!", "a different text"]
 
 
@@ -46,13 +47,13 @@ def test_dedup_run_takes_every_option_of_the_command_but_its_printing():
 
 def test_the_forms_a_user_gives_are_one_settings():
     spark = {"engine": "spark", "master": "local[1]"}
-    assert Settings(inputs="a", spark_conf={"k": "v=1"}, **spark) == Settings(
+    assert Settings.of(inputs="a", spark_conf={"k": "v=1"}, **spark) == Settings.of(
         inputs=[Path("a")], spark_conf=["k=v=1"], **spark
     )
-    assert Settings(inputs="a", exports={"clusters": "c.csv"}, output="-") == Settings(
+    assert Settings.of(inputs="a", exports={"clusters": "c.csv"}, output="-") == Settings.of(
         inputs=("a",), exports=["clusters=c.csv"], text_column=None, seed=None
     )
-    assert Settings(inputs="a", delimiter="\\t").delimiter == "\t"
+    assert Settings.of(inputs="a", delimiter="\\t").reading.delimiter == "\t"
 
 
 @pytest.mark.parametrize(
@@ -76,7 +77,32 @@ def test_the_forms_a_user_gives_are_one_settings():
 )
 def test_a_wrong_option_is_one_usage_error(options, message):
     with pytest.raises(UsageError, match="^" + message.replace("(", r"\(").replace("[", r"\[")):
-        Settings(inputs="a", **options)
+        Settings.of(inputs="a", **options)
+
+
+def test_each_option_is_declared_once_by_the_part_that_owns_it():
+    declared = [field.name for part in PARTS.values() for field in dataclasses.fields(part) if field.init]
+    assert len(declared) == len(set(declared)), sorted(name for name in declared if declared.count(name) > 1)
+    assert {field.name for field in dataclasses.fields(Settings)} == set(PARTS)  # the parts, nothing loose
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: Sketch(threshold=2), "--threshold must be between 0 and 1, got 2"),
+        (lambda: Sketch(num_perm=64, bands=5), "--num-perm 64 is not divisible by 5"),
+        (lambda: Sketch(shingle_size=True), "--shingle-size must be an integer, got True"),
+        (lambda: Reading(), "give at least one input"),
+        (lambda: Reading(inputs=("a", "b"), lines=True, ids_file="ids.txt"), "--ids names the lines of one --lines"),
+        (lambda: EngineOptions(memory_limit="lots"), "--memory-limit must be a size such as 500MB"),
+        (lambda: EngineOptions(threads=0), "--threads must be between 1 and"),
+        (lambda: Outputs(audit=0), "--audit must be at least 1"),
+        (lambda: Outputs(pairs="some"), "--pairs must be one of all"),
+    ],
+)
+def test_a_part_made_alone_checks_its_own_options(make, message):
+    with pytest.raises(UsageError, match="^" + message):
+        make()
 
 
 @given(
@@ -88,12 +114,12 @@ def test_a_wrong_option_is_one_usage_error(options, message):
 )
 def test_a_recorded_run_gives_back_its_settings(threshold, num_perm, banded, shingle, strip_html):
     bands = {"bands": 8} if banded else {}
-    settings = Settings(
+    settings = Settings.of(
         inputs=("x",), threshold=threshold, num_perm=num_perm, shingle_type=shingle, strip_html=strip_html, **bands
     )
     recorded = json.loads(json.dumps(settings.options()))  # as the runs table keeps them
-    again = Settings.recorded(recorded)
-    assert again.options() == settings.options() and again.banding == settings.banding
+    again = Settings(reading=Reading.recorded(recorded, (Path("x"),)), sketch=Sketch.recorded(recorded))
+    assert again.options() == settings.options() and again.sketch.banding == settings.sketch.banding
 
 
 def test_the_cli_and_the_api_record_the_same_options(tmp_path):
@@ -143,5 +169,5 @@ def test_execute_writes_the_deduplicated_input_without_a_database(tmp_path):
     out = tmp_path / "kept.txt"
     settings = run_options(inputs=lines, lines=True, threshold=0.5, shingle_size=3, write_deduplicated=out)
     result = execute(settings)  # its clusters need a database: a temporary one, gone afterwards
-    assert result.dropped == 1 and settings.db is None
+    assert result.dropped == 1 and settings.engine_options.db is None
     assert out.read_text() == TEXTS[0] + "\n" + TEXTS[2] + "\n"

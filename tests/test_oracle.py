@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 import reference
-from helpers import load_documents, rows, run_stages, settings_for
+from helpers import load_documents, rows, run_stages, sketch_for
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,7 +37,7 @@ HAND_MADE = [
 
 def sql_shingle_sets(texts: list[str], kind: str, k: int) -> dict[int, set[int]]:
     con = duckdb.connect()
-    settings = settings_for(shingle_type=kind, shingle_size=k, num_perm=4, bands=4, rows=1)
+    settings = sketch_for(shingle_type=kind, shingle_size=k, num_perm=4, bands=4, rows=1)
     load_documents(con, texts, settings)
     run_stages(con, settings, until="shingles", start="shingles")
     result: dict[int, set[int]] = {i: set() for i in range(1, len(texts) + 1)}
@@ -72,7 +72,7 @@ def test_property_shingle_sets_equal_reference(texts, k, kind):
 def test_property_signatures_equal_reference_bit_for_bit(texts, seed, k):
     num_perm = 16
     con = duckdb.connect()
-    settings = settings_for(shingle_size=k, num_perm=num_perm, bands=4, rows=4, seed=seed)
+    settings = sketch_for(shingle_size=k, num_perm=num_perm, bands=4, rows=4, seed=seed)
     load_documents(con, texts, settings)
     run_stages(con, settings, until="signatures", start="shingles")
     columns = ", ".join(f"mh_{i}" for i in range(num_perm))
@@ -99,7 +99,7 @@ def test_property_verified_jaccard_equals_reference(a, b, k, kind):
     # r = 1 and many bands: any pair sharing a shingle is almost surely a candidate; we compare
     # the Jaccard of every candidate that is produced with the reference value.
     con = duckdb.connect()
-    settings = settings_for(shingle_type=kind, shingle_size=k, num_perm=32, bands=32, rows=1, threshold=0.0)
+    settings = sketch_for(shingle_type=kind, shingle_size=k, num_perm=32, bands=32, rows=1, threshold=0.0)
     load_documents(con, [a, b], settings)
     run_stages(con, settings, until="verified", start="shingles")
     got = rows(con, "select jaccard from verified")

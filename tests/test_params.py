@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import settings_for
+from helpers import sketch_for
 
 from dedup.banding import choose_banding, detection_probability
 from dedup.errors import UsageError
@@ -28,9 +28,9 @@ def test_default_banding_at_08():
 
 
 def test_overrides():
-    assert settings_for(bands=16).banding.rows == 8
-    assert settings_for(rows=4).banding.bands == 32
+    assert sketch_for(bands=16).banding.rows == 8
+    assert sketch_for(rows=4).banding.bands == 32
     with pytest.raises(UsageError, match="not divisible"):
-        settings_for(bands=3)
+        sketch_for(bands=3)
     with pytest.raises(UsageError, match="= 20, but --num-perm is 128"):
-        settings_for(bands=4, rows=5)
+        sketch_for(bands=4, rows=5)

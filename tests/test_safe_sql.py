@@ -55,7 +55,7 @@ def tables(db: Path) -> set[str]:
 def logged_queries(settings: Settings, log: Path) -> tuple[list[str], pa.Table]:
     """Run the pipeline on a real database with DuckDB's query log on (written to files in `log`);
     return every query and the pairs."""
-    assert settings.db is not None
+    assert settings.engine_options.db is not None
 
     def log_queries(engine) -> None:
         engine.con.execute("call enable_logging('QueryLog', storage = 'file', storage_path = ?)", [str(log)])
@@ -86,7 +86,7 @@ def test_hostile_column_names_ids_and_text_reach_sql_only_as_values(tmp_path):
         pa.table({EVIL: [EVIL, EVIL_QUOTE, "c"], EVIL_QUOTE: [TEXT, TEXT, EVIL_QUOTE * 5]}),
         table,
     )
-    settings = Settings(
+    settings = Settings.of(
         inputs=(table,), id_column=EVIL, text_column=EVIL_QUOTE, threshold=0.5, db=tmp_path / "run.duckdb"
     )
     queries, pairs = logged_queries(settings, tmp_path / "log")
@@ -94,7 +94,7 @@ def test_hostile_column_names_ids_and_text_reach_sql_only_as_values(tmp_path):
     assert queries, "the query log captured nothing"
     for query in queries:  # the payload's statement never runs (the clusters drop only their own work table)
         assert "DROP TABLE PAIRS" not in query.upper() and EVIL not in query and EVIL_QUOTE not in query, query
-    assert tables(settings.db) == CLI_TABLES  # a run with a database builds its clusters
+    assert tables(settings.engine_options.db) == CLI_TABLES  # a run with a database builds its clusters
 
 
 def test_hostile_paths_are_read_as_names(tmp_path):
@@ -103,15 +103,15 @@ def test_hostile_paths_are_read_as_names(tmp_path):
     (folder / f"{EVIL_QUOTE}.txt").write_text(TEXT)
     (folder / "a;b'c\".txt").write_text(TEXT)
     db = tmp_path / "a\"b;c'd.duckdb"
-    queries, pairs = logged_queries(Settings(inputs=(folder,), db=db), tmp_path / "log")
+    queries, pairs = logged_queries(Settings.of(inputs=(folder,), db=db), tmp_path / "log")
     assert pairs.to_pylist() == [{"id_a": f"{EVIL_QUOTE}.txt", "id_b": "a;b'c\".txt", "jaccard": 1.0, "estimate": 1.0}]
     assert not [q for q in queries if "DROP TABLE PAIRS" in q.upper() or EVIL in q or EVIL_QUOTE in q]
     assert tables(db) == CLI_TABLES
 
 
 def test_hostile_column_names_never_enter_compiled_stage_sql():
-    settings = Settings(inputs=(Path("."),), id_column=EVIL, text_column=EVIL_QUOTE)
-    for _, statement in compile_stages(settings, "duckdb"):
+    settings = Settings.of(inputs=(Path("."),), id_column=EVIL, text_column=EVIL_QUOTE)
+    for _, statement in compile_stages(settings.sketch, "duckdb"):
         sql = statement.sql
         assert EVIL not in sql and EVIL_QUOTE not in sql and "drop" not in sql.lower()
 

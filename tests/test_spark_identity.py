@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 
 
 def check(spark, tmp_path: Path, inputs: tuple[Path, ...], **options) -> dict[str, int]:
-    settings = Settings(inputs=inputs, db=tmp_path / "run.duckdb", **options)
+    settings = Settings.of(inputs=inputs, db=tmp_path / "run.duckdb", **options)
     return compare(settings, SparkEngine(spark, tmp_path / "work"))
 
 

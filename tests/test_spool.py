@@ -24,7 +24,7 @@ from dedup.corpus.collected import Corpus
 from dedup.corpus.lines import read_lines
 from dedup.corpus.read import read_by_python
 from dedup.errors import InputError
-from dedup.settings import Settings
+from dedup.settings import Reading
 
 WORDS = [f"w{i}" for i in range(400)]
 
@@ -174,10 +174,8 @@ def test_a_spooled_input_gives_the_same_documents_pairs_and_account(tmp_path, sp
     inputs, options = make_inputs(tmp_path, kind)
     whole = run(tmp_path, "whole", inputs, options)
     spooled()
-    settings = Settings(inputs=tuple(Path(i) for i in inputs), lines="--lines" in options)
-    if "--ids" in options:
-        settings = settings.replace(ids_file=Path(options[-1]))
-    read = read_by_python(settings)
+    ids_file = Path(options[-1]) if "--ids" in options else None
+    read = read_by_python(Reading(inputs=tuple(Path(i) for i in inputs), lines="--lines" in options, ids_file=ids_file))
     assert read.raw is None and read.spool is not None and read.spool.documents == len(whole[1]) >= 100
     folder = read.spool.written().parent
     read.close()

@@ -169,12 +169,12 @@ def test_every_count_of_a_run_is_the_rows_of_one_stage_of_each_method():
     of the stage whose `counts:` header names them (a wrong name would set nothing the summary
     reads, and the count would stay 0)."""
     from dedup.reports import Summary
-    from dedup.settings import Settings
+    from dedup.settings import Sketch
     from dedup.stages import pipeline_stages
 
     fields = set(Summary.__dataclass_fields__)
     for method in ("lsh", "signature", "exact"):
-        counted = [s.counts for s in pipeline_stages(Settings(inputs=("x",), method=method)) if s.counts]
+        counted = [s.counts for s in pipeline_stages(Sketch(method=method)) if s.counts]
         assert sorted(counted) == ["candidates", "pairs", "processed", "shingles"], method
         assert set(counted) <= fields
 

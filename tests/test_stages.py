@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 import reference
-from helpers import load_documents, rows, run_stages, settings_for
+from helpers import load_documents, rows, run_stages, sketch_for
 
 from dedup.hashing import permutation_coefficients
 
@@ -16,7 +16,7 @@ def md5_u64(text: str) -> int:
 
 
 def test_documents_normalizes_and_numbers_by_id(con):
-    settings = settings_for()
+    settings = sketch_for()
     load_documents(con, {"b": "  Hello\u2028\tWORLD \u00a0 x ", "a": "ÀB\u0085c", "c": ""}, settings)
     assert rows(con, "select doc_id, id, position, norm from documents order by doc_id") == [
         (1, "a", 2, "àb c"),
@@ -26,7 +26,7 @@ def test_documents_normalizes_and_numbers_by_id(con):
 
 
 def test_char_shingles_are_distinct_k_windows_with_v4_fingerprints(con):
-    settings = settings_for(shingle_size=3)
+    settings = sketch_for(shingle_size=3)
     load_documents(con, {"a": "ababa", "b": "xy", "c": " "}, settings)
     run_stages(con, settings, until="shingles", start="shingles")
     got = rows(con, "select d.id, s.fingerprint, s.h from shingles s join documents d using (doc_id) order by all")
@@ -44,7 +44,7 @@ def test_splitmix64_is_the_published_generator():
 
 def test_char_fingerprints_are_the_published_vectors(con):
     """The test vectors of docs/reference.md: f(c) = splitmix64(code point); H = rotl64(H, 1) xor f(c)."""
-    settings = settings_for(shingle_size=3)
+    settings = sketch_for(shingle_size=3)
     load_documents(con, {"a": "abc", "b": "a", "c": "\U0001f600 \u00e9"}, settings)
     run_stages(con, settings, until="shingles", start="shingles")
     got = rows(con, "select d.id, s.fingerprint, s.h from shingles s join documents d using (doc_id) order by all")
@@ -60,7 +60,7 @@ def test_char_fingerprints_are_the_published_vectors(con):
 
 def test_word_shingles_are_k_token_windows_with_v4_fingerprints(con):
     """The test vectors of docs/reference.md: H = 0; H = rotl64(H, 1) xor md5_u64(token) for each token."""
-    settings = settings_for(shingle_type="word", shingle_size=2)
+    settings = sketch_for(shingle_type="word", shingle_size=2)
     load_documents(con, {"a": "Hello, world! Hello world", "b": "one", "c": "!!! ..."}, settings)
     run_stages(con, settings, until="shingles", start="shingles")
     got = rows(con, "select d.id, s.fingerprint from shingles s join documents d using (doc_id) order by all")
@@ -72,7 +72,7 @@ def test_word_shingles_are_k_token_windows_with_v4_fingerprints(con):
 
 
 def test_word_fingerprint_of_five_tokens_is_the_published_vector(con):
-    settings = settings_for(shingle_type="word", shingle_size=5)
+    settings = sketch_for(shingle_type="word", shingle_size=5)
     load_documents(con, {"a": "The quick brown fox jumps", "b": "a a"}, settings)
     run_stages(con, settings, until="shingles", start="shingles")
     got = rows(con, "select d.id, s.fingerprint from shingles s join documents d using (doc_id) order by all")
@@ -80,7 +80,7 @@ def test_word_fingerprint_of_five_tokens_is_the_published_vector(con):
 
 
 def test_signatures_are_minima_of_affine_maps_mod_2_32(con):
-    settings = settings_for(shingle_size=3, num_perm=4, bands=2, rows=2)
+    settings = sketch_for(shingle_size=3, num_perm=4, bands=2, rows=2)
     load_documents(con, {"a": "abcd"}, settings)
     run_stages(con, settings, until="signatures", start="shingles")
     hs = [reference.char_fingerprint(s) >> 32 for s in ("abc", "bcd")]
@@ -89,7 +89,7 @@ def test_signatures_are_minima_of_affine_maps_mod_2_32(con):
 
 
 def test_band_hashes_one_row_per_band_and_equal_bands_share_buckets(con):
-    settings = settings_for(shingle_size=3, num_perm=6, bands=3, rows=2)
+    settings = sketch_for(shingle_size=3, num_perm=6, bands=3, rows=2)
     load_documents(con, {"a": "same text here", "b": "same text here", "c": "other"}, settings)
     run_stages(con, settings, until="band_hashes", start="shingles")
     per_doc = rows(con, "select doc_id, count(*), count(distinct band) from band_hashes group by 1 order by 1")
@@ -102,7 +102,7 @@ def test_band_hashes_one_row_per_band_and_equal_bands_share_buckets(con):
 
 
 def test_candidates_verified_and_pairs(con):
-    settings = settings_for(shingle_size=2, num_perm=8, bands=8, rows=1, threshold=0.5)
+    settings = sketch_for(shingle_size=2, num_perm=8, bands=8, rows=1, threshold=0.5)
     texts = {"a": "abcdef", "b": "abcdeg", "c": "zzzzzz", "d": "abcdef"}
     load_documents(con, texts, settings)
     run_stages(con, settings, until="pairs", start="shingles")
@@ -120,7 +120,7 @@ def test_candidates_verified_and_pairs(con):
 
 def test_pairs_keep_jaccard_exactly_at_threshold(con):
     # 4 shared of 5 in the union: J = 0.8 exactly must be kept at threshold 0.8
-    settings = settings_for(shingle_size=1, num_perm=4, bands=4, rows=1, threshold=0.8)
+    settings = sketch_for(shingle_size=1, num_perm=4, bands=4, rows=1, threshold=0.8)
     load_documents(con, {"a": "abcde", "b": "abcd"}, settings)
     run_stages(con, settings, until="pairs", start="shingles")
     assert rows(con, "select jaccard from pairs") == [(0.8,)]

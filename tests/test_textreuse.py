@@ -6,7 +6,7 @@ import re
 
 import duckdb
 import pytest
-from helpers import run_stages, settings_for
+from helpers import run_stages, sketch_for
 
 import dedup
 
@@ -21,7 +21,7 @@ def run_all_pairs(folder, k, tmp_path):
     """Exact Jaccard of every pair: a real run, then the verify stage on all pairs as candidates."""
     db = tmp_path / f"all-{folder.name}-{k}.duckdb"
     dedup.run(folder, 0.0, shingle_type="word", shingle_size=k, db=db, keep_all_tables=True)
-    settings = settings_for(shingle_type="word", shingle_size=k, threshold=0.0)
+    settings = sketch_for(shingle_type="word", shingle_size=k, threshold=0.0)
     con = duckdb.connect(str(db))
     con.execute(
         "create or replace table candidates as select a.doc_id as doc_id_a, b.doc_id as doc_id_b, 0 as shared_bands "

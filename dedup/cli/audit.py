@@ -7,7 +7,7 @@ import typer
 
 from ..choices import AuditFormat
 from ..errors import DedupError
-from ..settings import Limits
+from ..settings import EngineOptions
 from .common import Db, MemoryLimit, command_group, fail, stoppable, writing_stdout
 
 app = command_group()
@@ -29,15 +29,15 @@ def audit(
     Example: dedup audit run.duckdb --sample 1000 --seed 7
     """
     from ..index.audit import audit as measure
-    from ..index.documents import index_settings, open_index
+    from ..index.documents import index_sketch, open_index
 
     try:  # a SIGTERM ends it as it ends run and add: exit 143 (it was 130, the engine's interruption)
         with (
             stoppable("interrupted") as attach,
-            open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con,
+            open_index(db, read_only=True, limits=EngineOptions(memory_limit=memory_limit)) as con,
         ):
             attach(con)
-            measured = measure(con, index_settings(con).sketch, sample, seed)
+            measured = measure(con, index_sketch(con), sample, seed)
     except DedupError as error:
         fail(error)
     with writing_stdout():

@@ -61,7 +61,7 @@ def evaluate_command(
         result = evaluate(settings, sample, sample_seed)
     except DedupError as error:
         fail(error)
-    banding = settings.banding
+    banding = settings.sketch.banding
     with writing_stdout():
         typer.echo(f"documents: {result.documents}" + (f" (a random sample, seed {sample_seed})" if sample else ""))
         typer.echo(
@@ -74,9 +74,8 @@ def evaluate_command(
         if result.exact_pairs:
             typer.echo(f"recall: {result.recall:.6f}  precision: {result.precision:.6f}")
         else:  # 0 of 0 is no evidence: recall 1.0 claimed a measurement that was never made
-            typer.echo(
-                f"recall: - (no pair at Jaccard >= {settings.threshold} to find)  precision: {result.precision:.6f}"
-            )
+            missing = f"no pair at Jaccard >= {settings.sketch.threshold} to find"
+            typer.echo(f"recall: - ({missing})  precision: {result.precision:.6f}")
         typer.echo(f"candidates per true pair: {result.candidates_per_true_pair:.3f}")
         typer.echo("similarity      exact  found   recall  S-curve")
         for b in result.buckets:

@@ -8,7 +8,7 @@ import typer
 
 from ..choices import ExportKind, InfoFormat, Keep, Resolve, ShingleType, TableFormat
 from ..errors import DedupError, UsageError
-from ..settings import Limits
+from ..settings import EngineOptions
 from ..wording import counted
 from .common import (
     Db,
@@ -68,7 +68,7 @@ def clusters(
     if limit is None:
         limit = SHOWN_CLUSTER_ROWS if output_format == TableFormat.table else 0
     try:
-        with stoppable() as attach, open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
+        with stoppable() as attach, open_index(db, limits=EngineOptions(memory_limit=memory_limit)) as con:
             attach(con)
             table = export_table(con, ExportKind.clusters, keep, resolve)
     except DedupError as error:
@@ -108,7 +108,7 @@ def export(
     try:
         export_format(output, what)
         check_targets([("--output", output)], db)
-        with stoppable() as attach, open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
+        with stoppable() as attach, open_index(db, limits=EngineOptions(memory_limit=memory_limit)) as con:
             attach(con)
             check_not_run_input(con, output, "--output")
             written = write_export(export_rows(con, what, keep, resolve), output, what)
@@ -138,7 +138,7 @@ def explain(
 
     fate = None
     try:
-        with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
+        with open_index(db, read_only=True, limits=EngineOptions(memory_limit=memory_limit)) as con:
             if id_b is None:
                 fate, id_b = explain_survivor(con, id_a)
             explanation = explain_pair(con, id_a, id_b, examples) if id_b is not None else None
@@ -167,7 +167,7 @@ def buckets(
     from .table import write_text_table
 
     try:
-        with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
+        with open_index(db, read_only=True, limits=EngineOptions(memory_limit=memory_limit)) as con:
             per_band = bucket_sizes(con)
             largest = largest_buckets(con, top, samples)
     except DedupError as error:
@@ -202,7 +202,7 @@ def query(
 
     Example: dedup query run.duckdb --id g0pE_taska.txt --min-jaccard 0.5 --exact
     """
-    from ..index.documents import index_settings, open_index
+    from ..index.documents import index_sketch, open_index
     from ..index.similar import query_index, query_note
 
     given = [value for value in (text, file, doc_id) if value is not None]
@@ -216,11 +216,11 @@ def query(
                 text = decode(file.read_bytes())[0]
             except OSError as error:  # a folder, or a file that cannot be read: not a traceback
                 raise UsageError(f"cannot read --file {file}: {error.strerror}") from None
-        with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
+        with open_index(db, read_only=True, limits=EngineOptions(memory_limit=memory_limit)) as con:
             table = query_index(
                 con, text=text, doc_id=doc_id, min_jaccard=min_jaccard, min_bands=min_bands, exact=exact
             )
-            note = None if exact else query_note(index_settings(con).sketch, min_jaccard, min_bands)
+            note = None if exact else query_note(index_sketch(con), min_jaccard, min_bands)
     except DedupError as error:
         fail(error)
     if note is not None:
@@ -264,7 +264,7 @@ def add(
         "threshold": threshold,
     }
     try:
-        with stoppable() as attach, open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
+        with stoppable() as attach, open_index(db, limits=EngineOptions(memory_limit=memory_limit)) as con:
             attach(con)
             report = add_documents(con, tuple(inputs), replace=replace, keep=keep, resolve=resolve, requested=requested)
     except DedupError as error:
@@ -312,7 +312,7 @@ def remove(
         fail(UsageError("give the ids to remove, as arguments or with --ids-from FILE"))
 
     try:
-        with stoppable() as attach, open_index(db, limits=Limits(memory_limit=memory_limit)) as con:
+        with stoppable() as attach, open_index(db, limits=EngineOptions(memory_limit=memory_limit)) as con:
             attach(con)
             removed = remove_documents(con, ids, keep=keep, resolve=resolve)
     except DedupError as error:
@@ -334,7 +334,7 @@ def list_documents(
     from ..index.documents import document_list, open_index
 
     try:
-        with open_index(db, read_only=True, limits=Limits(memory_limit=memory_limit)) as con:
+        with open_index(db, read_only=True, limits=EngineOptions(memory_limit=memory_limit)) as con:
             table = document_list(con)
     except DedupError as error:
         fail(error)

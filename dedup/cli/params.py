@@ -28,7 +28,7 @@ def params(
     """
     from ..banding import error_areas, s_curve
     from ..output import check_targets, check_writable
-    from ..settings import Settings
+    from ..settings import Sketch
 
     try:
         if plot is not None:  # by its extension, in a folder that exists, never over a database
@@ -36,8 +36,7 @@ def params(
             check_targets([("--plot", plot)])
         if not 0.0 < step <= 1.0:
             raise UsageError(f"--step must be in (0, 1], got {step}")
-        settings = Settings(inputs=(Path("."),), threshold=threshold, num_perm=num_perm, bands=bands, rows=rows)
-        banding = settings.banding
+        banding = Sketch(threshold=threshold, num_perm=num_perm, bands=bands, rows=rows).banding
         false_positive, false_negative = error_areas(threshold, banding.bands, banding.rows)
         count = round(1.0 / step)
         curve = s_curve(

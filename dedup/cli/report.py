@@ -36,7 +36,7 @@ def report(
     """
     from ..html_report import build_report, check_report_name
     from ..output import check_file_target, check_targets
-    from ..settings import STDOUT, Limits
+    from ..settings import STDOUT, EngineOptions
 
     to_stdout = output == STDOUT
     try:
@@ -45,7 +45,7 @@ def report(
             check_targets([("--output", output)], db)
             check_report_name(output)
         with writing_stdout() if to_stdout else nullcontext():
-            limits = Limits(memory_limit=memory_limit)
+            limits = EngineOptions(memory_limit=memory_limit)
             built = build_report(db, output, top=top, sample_pairs=sample_pairs, limits=limits)
     except DedupError as error:
         fail(error)

@@ -218,9 +218,11 @@ def run(
         from .summary import print_skipped, print_summary, stage_progress
 
         settings = run_options(**given)
-        output = settings.output
+        output = settings.outputs.output
         if output is not None:
-            pairs_to = partial(write_table, path=output, kind=settings.output_kind)  # by its suffix, else --format
+            pairs_to = partial(
+                write_table, path=output, kind=settings.outputs.output_kind
+            )  # by its suffix, else --format
         else:
             pairs_to = partial(print_table, output_format=output_format, more_follows=True)
         with interrupt_on_sigint() as attach, stage_progress(stderr, quiet) as progress:
@@ -230,15 +232,15 @@ def run(
     except KeyboardInterrupt:
         fail(Interrupted("interrupted"))
     if not quiet:
-        print_summary(stderr, result, settings.sketch, settings.db, output, show_skipped)
+        print_summary(stderr, result, settings.sketch, settings.engine_options.db, output, show_skipped)
         if result.dropped is not None:
             rule = clusters_rule(settings)  # the rule the clusters were built by
             assert rule is not None, "a run reports dropped documents only when it built clusters"
             dropped = counted(result.dropped, "document")
             stderr.print(f"clusters: {dropped} to drop ({rule.options()})", markup=False)
-        if settings.write_deduplicated is not None:
-            stderr.print(f"wrote the deduplicated input to {settings.write_deduplicated}", markup=False)
-        for what, path in settings.exports:
+        if settings.outputs.write_deduplicated is not None:
+            stderr.print(f"wrote the deduplicated input to {settings.outputs.write_deduplicated}", markup=False)
+        for what, path in settings.outputs.exports:
             stderr.print(f"wrote {what.value} to {path}", markup=False)
     elif show_skipped:
         print_skipped(stderr, result.skipped)
@@ -272,7 +274,7 @@ def sql(
     """
     from ..index.explore import open_readonly
     from ..output import check_targets, format_for
-    from ..settings import Limits
+    from ..settings import EngineOptions
 
     try:
         if output is not None:
@@ -280,7 +282,7 @@ def sql(
             check_targets([("--output", output)], db)
             if query is None and sys.stdin.isatty():
                 raise UsageError("--output writes the result of SQL given as an argument or on stdin, not at a prompt")
-        with open_readonly(db, Limits(memory_limit=memory_limit)) as engine, writing_stdout():
+        with open_readonly(db, EngineOptions(memory_limit=memory_limit)) as engine, writing_stdout():
             if output is not None:
                 rows = write_result(engine, read_stdin() if query is None else query, output)
             elif query is None and sys.stdin.isatty():
@@ -389,26 +391,19 @@ def show_sql(
     Example: dedup show-sql signatures --num-perm 4
     """
     from ..engines import engine_for
-    from ..settings import Settings
+    from ..settings import Sketch
     from ..stages import compile_stage, pipeline_stages
 
     try:
-        settings = Settings(
-            inputs=(Path("."),),
-            threshold=threshold,
-            shingle_type=shingle_type,
-            num_perm=num_perm,
-            bands=bands,
-            rows=rows,
-        )
+        sketch = Sketch(threshold=threshold, shingle_type=shingle_type, num_perm=num_perm, bands=bands, rows=rows)
     except DedupError as error:
         fail(error)
-    stages = [s for s in pipeline_stages(settings.sketch) if stage is None or s.name == stage]
+    stages = [s for s in pipeline_stages(sketch) if stage is None or s.name == stage]
     if not stages:
-        names = ", ".join(s.name for s in pipeline_stages(settings.sketch))
+        names = ", ".join(s.name for s in pipeline_stages(sketch))
         fail(DedupError(f"no stage named {stage!r}; stages are {names}"))
     engine = engine_for("duckdb")
     with writing_stdout():
         for item in stages:
-            statement = compile_stage(item, settings.sketch, engine.dialect)
+            statement = compile_stage(item, sketch, engine.dialect)
             typer.echo(engine.create_table_sql(item.name, statement).rstrip() + ";\n")

@@ -31,7 +31,7 @@ The interface:
   tables under `--work-dir` (or a temporary folder).
 - `open_engine(path, limits=None, read_only=False, in_memory=False)`: the DuckDB engine for a
   database file (or an in-memory database when path is None or in_memory, spilling where the file's
-  would) with the user's limits (a run's EngineOptions, or a command's Limits). `engine_for(dialect)` is the
+  would) with the user's limits (a run's or a command's EngineOptions). `engine_for(dialect)` is the
   class, for what needs no database (show-sql).
 - `DuckDBEngine` (duckdb.py) is the only module of dedup that imports duckdb.
 """
@@ -50,7 +50,7 @@ from .kinds import EngineKind, engine_kind
 from .protocol import Checkpoints, Engine
 
 if TYPE_CHECKING:
-    from ..settings import EngineOptions, Limits
+    from ..settings import EngineOptions
     from .duckdb import DuckDBEngine
 
 __all__ = [
@@ -67,7 +67,7 @@ __all__ = [
 ]
 
 
-def temp_directory(path: Path, limits: EngineOptions | Limits | None) -> Path:
+def temp_directory(path: Path, limits: EngineOptions | None) -> Path:
     """Where an engine spills: --temp-dir, or a folder next to the database (`<db>.tmp`)."""
     if limits is not None and limits.temp_dir is not None:
         return limits.temp_dir
@@ -92,7 +92,7 @@ def engine_for(dialect: str) -> type[DuckDBEngine]:
 
 def open_engine(
     path: Path | None,
-    limits: EngineOptions | Limits | None = None,
+    limits: EngineOptions | None = None,
     read_only: bool = False,
     *,
     in_memory: bool = False,

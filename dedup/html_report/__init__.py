@@ -14,7 +14,7 @@ from pathlib import Path
 from ..engines import Engine, open_engine
 from ..errors import DedupError, UsageError
 from ..records import check_finished, check_not_run_input
-from ..settings import STDOUT, Limits
+from ..settings import STDOUT, EngineOptions
 from ..sqlfiles import query_paths
 from .data import gather
 from .page import write
@@ -48,7 +48,9 @@ class Built:
     seconds: float
 
 
-def build_report(db: Path, output: Path, top: int = 10, sample_pairs: int = 20, limits: Limits | None = None) -> Built:
+def build_report(
+    db: Path, output: Path, top: int = 10, sample_pairs: int = 20, limits: EngineOptions | None = None
+) -> Built:
     """Read the run's database (read-only) and write the report to `output`."""
     clock = time.perf_counter()
     if not db.exists():

@@ -16,7 +16,7 @@ from ..banding import Banding
 from ..engines import Engine
 from ..errors import DedupError
 from ..index.clusters import kept_by
-from ..index.documents import index_settings
+from ..index.documents import index_sketch
 from ..runner import recomputed
 from ..sqlfiles import quote_identifier
 from ..sqltext import equal_minhash_count
@@ -191,7 +191,7 @@ def _pair_sample(engine: Engine, threshold: float, sample_pairs: int, num_perm: 
         listed = engine.sql.query("derived_pair_documents", pairs=quote_identifier("report_sample_chosen"))
         doc_ids = sorted(row[0] for row in engine.fetch_rows(listed))
         shown = {"threshold": threshold, "max_chars": MAX_CHARS, "num_perm": num_perm}
-        with recomputed(engine, index_settings(engine).sketch, ("report_pair_sample",), doc_ids):
+        with recomputed(engine, index_sketch(engine), ("report_pair_sample",), doc_ids):
             rows = fetch(engine, "report_pair_sample", shown, {"equal_minhash_count": equal_minhash_count(num_perm)})
     finally:
         engine.drop_table("report_sample_chosen")

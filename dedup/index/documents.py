@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
@@ -19,7 +20,7 @@ from ..hashing import SCHEME
 from ..interrupts import committing
 from ..records import check_finished, forget_stages, latest_run, record_change, record_inputs
 from ..runner import is_lean, run_staged, staging
-from ..settings import Limits, Settings, Sketch
+from ..settings import EngineOptions, Reading, Sketch
 from ..sqlfiles import quote_identifier
 from ..stages import Stage, all_stages, between_table, compile_stages, layout_of, not_kept, stage_names
 from ..wording import counted
@@ -34,7 +35,7 @@ UNCHANGED = "interrupted; the index is unchanged"
 
 
 @contextmanager
-def open_index(db: Path, read_only: bool = False, limits: Limits | None = None) -> Iterator[Engine]:
+def open_index(db: Path, read_only: bool = False, limits: EngineOptions | None = None) -> Iterator[Engine]:
     if not db.exists():
         raise UsageError(f"no database at {db} (create one with `dedup run ... --db {db}`)")
     engine = open_engine(db, limits, read_only=read_only)
@@ -50,15 +51,21 @@ def open_index(db: Path, read_only: bool = False, limits: Limits | None = None) 
         engine.close()
 
 
-def index_settings(engine: Engine) -> Settings:
-    """The options of the index's latest run (an add keeps them); every later change must match them."""
+def recorded_options(engine: Engine) -> Mapping[str, Any]:
+    """The options of the index's latest run, as its runs table records them (Settings.options): every
+    later change must match them."""
     latest = latest_run(engine)
     if latest is None:
         raise DedupError("the index has no run recorded in its runs table")
     scheme, options = latest
     if scheme != SCHEME:
         raise DedupError(f"the index uses hash scheme {scheme}, this dedup uses {SCHEME}: run it again from scratch")
-    return Settings.recorded(options)
+    return options
+
+
+def index_sketch(engine: Engine) -> Sketch:
+    """What defines the index's pairs, as its latest run made them (an add keeps it)."""
+    return Sketch.recorded(recorded_options(engine))
 
 
 def check_requested(sketch: Sketch, requested: Mapping[str, object]) -> None:
@@ -104,18 +111,19 @@ def add_documents(
     with at least one new document; the tables then equal those of a run on the union (up to
     doc_id numbering: added documents are numbered after the indexed ones)."""
     clock = time.perf_counter()
-    settings = index_settings(engine).replace(inputs=inputs)
-    check_requested(settings.sketch, requested or {})
-    corpus = read_inputs(settings.reading, documents=documents)
+    options = recorded_options(engine)
+    sketch, reading = Sketch.recorded(options), Reading.recorded(options, inputs)  # the index's, for the inputs
+    check_requested(sketch, requested or {})
+    corpus = read_inputs(reading, documents=documents)
     raw = corpus.to_arrow()
-    if documents is None and not settings.lines:
-        raw = _named_as_indexed(engine, settings.inputs, raw)
+    if documents is None and not reading.lines:
+        raw = _named_as_indexed(engine, reading.inputs, raw)
     _check_id_type(engine, raw)
     existing = doc_ids_of(engine, [str(i) for i in raw.column("id").to_pylist()])
     if existing and not replace:
         shown = ", ".join(repr(i) for i in sorted(existing)[:5])
         indexed = f"{counted(len(existing), 'id is', 'ids are')} in the index already ({shown}...)"
-        kinds = [input_kind(path, settings.lines) for path in inputs] if documents is None else []
+        kinds = [input_kind(path, reading.lines) for path in inputs] if documents is None else []
         if len(kinds) == 1 and kinds[0].numbered_lines:  # the advice below would replace other lines
             raise DedupError(
                 f"{indexed}: they are line numbers, as the index's "
@@ -136,18 +144,18 @@ def add_documents(
         if existing:
             _delete(engine, list(existing.values()))
         first_new, positions = engine.fetch_rows(engine.sql.query("index_next_numbers"))[0]
-        if settings.keep_by is not None:  # the new documents' keys, read as the index's were
+        if reading.keep_by is not None:  # the new documents' keys, read as the index's were
             engine.register_arrow("raw_documents", raw)
             engine.execute(engine.sql.query("document_keys_add", {"positions": positions}))
             engine.unregister("raw_documents")
-        _stage_new_documents(engine, settings.sketch, raw, first_new, positions)
+        _stage_new_documents(engine, sketch, raw, first_new, positions)
         engine.register_arrow("raw_skipped", corpus.skipped_arrow())
         engine.execute(engine.sql.query("index_add_skipped"))
         engine.unregister("raw_skipped")
         counts = engine.fetch_rows(engine.sql.query("index_counts", {"added": len(raw)}))[0][0]
         record_change(engine, counts, {"add": round(time.perf_counter() - clock, 4)})
         if documents is None:
-            record_inputs(engine, settings.files_read)
+            record_inputs(engine, reading.files_read)
         update_clusters(engine, first_new, keep, resolve)  # in the same step: never the clusters of the index before
         committing()  # from here the change is saved: a Ctrl-C now must not say it was not
     new_pairs = engine.fetch_rows(engine.sql.query("index_new_pairs", {"first_new": first_new}))[0][0]

@@ -11,7 +11,7 @@ from ..runner import recomputed
 from ..settings import Sketch
 from ..stages import shingle_text_fragments
 from .clusters import kept_by
-from .documents import doc_ids_of, index_settings
+from .documents import doc_ids_of, index_sketch
 
 
 @dataclass
@@ -56,21 +56,21 @@ def explain_survivor(engine: Engine, doc_id: str) -> tuple[str, str | None]:
         raise DedupError("the index has no clusters: build them with `dedup clusters DB`")
     rows = engine.fetch_rows(engine.sql.query("explain_survivor", {"doc_id": found[doc_id]}))
     kept, survivor, jaccard, size, keep, resolve = rows[0]
-    settings = index_settings(engine)
+    sketch = index_sketch(engine)
     built_by = kept_by(engine)
     rule = built_by.options() if built_by is not None else f"--keep {keep}, --resolve {resolve}"
     if kept:
         why = "no document kept before it is one of its pairs" if resolve == "verified" else "first of its cluster"
         return f"{doc_id}: kept ({why}; cluster of {size}; {rule})", None
     if jaccard is None:
-        reason = f"the survivor of its cluster of {size}, which is no pair of it (Jaccard < {settings.threshold:g})"
+        reason = f"the survivor of its cluster of {size}, which is no pair of it (Jaccard < {sketch.threshold:g})"
     else:
-        reason = f"exact Jaccard {jaccard:.6f} >= {settings.threshold:g}"
+        reason = f"exact Jaccard {jaccard:.6f} >= {sketch.threshold:g}"
     return f"{doc_id}: dropped for {survivor} ({reason}; {rule})", str(survivor)
 
 
 def explain_pair(engine: Engine, id_a: str, id_b: str, examples: int = 3) -> Explanation:
-    settings = index_settings(engine)
+    sketch = index_sketch(engine)
     if id_a == id_b:
         raise UsageError("give two different ids")
     found = doc_ids_of(engine, [id_a, id_b])
@@ -79,16 +79,16 @@ def explain_pair(engine: Engine, id_a: str, id_b: str, examples: int = 3) -> Exp
             raise DedupError(f"no document with id {given!r} in the index")
     (id_a, doc_a), (id_b, doc_b) = sorted(((i, found[i]) for i in (id_a, id_b)), key=lambda item: item[1])
     values = {"doc_a": doc_a, "doc_b": doc_b}
-    with recomputed(engine, settings.sketch, ("explain_counts", "explain_signatures"), (doc_a, doc_b)):
+    with recomputed(engine, sketch, ("explain_counts", "explain_signatures"), (doc_a, doc_b)):
         n_a, n_b, shared = engine.fetch_rows(engine.sql.query("explain_counts", values))[0]
         signature_rows = engine.fetch_rows(engine.sql.query("explain_signatures", values))
     union = n_a + n_b - shared
     jaccard = shared / union if union else 0.0
     estimate = None
     if len(signature_rows) == 2:
-        estimate = sum(x == y for x, y in zip(*signature_rows, strict=True)) / settings.num_perm
+        estimate = sum(x == y for x, y in zip(*signature_rows, strict=True)) / sketch.num_perm
     collided = [row[0] for row in engine.fetch_rows(engine.sql.query("explain_collided", values))]
-    banding = settings.banding
+    banding = sketch.banding
     explanation = Explanation(
         id_a=id_a,
         id_b=id_b,
@@ -97,15 +97,15 @@ def explain_pair(engine: Engine, id_a: str, id_b: str, examples: int = 3) -> Exp
         shared=shared,
         jaccard=jaccard,
         estimate=estimate,
-        threshold=settings.threshold,
+        threshold=sketch.threshold,
         bands=banding.bands,
         rows=banding.rows,
         collided_bands=collided,
         probability_none=1.0 - banding.probability(jaccard),
-        stage=_stage(engine, doc_a, doc_b, n_a, n_b, settings.threshold, collided, settings.method, estimate),
-        method=settings.method,
+        stage=_stage(engine, doc_a, doc_b, n_a, n_b, sketch.threshold, collided, sketch.method, estimate),
+        method=sketch.method,
     )
-    _add_examples(engine, explanation, doc_a, doc_b, examples, settings.sketch)
+    _add_examples(engine, explanation, doc_a, doc_b, examples, sketch)
     return explanation
 
 

@@ -12,13 +12,13 @@ import pyarrow as pa
 from ..engines import Engine, open_engine
 from ..errors import EngineError
 from ..runner import is_lean
-from ..settings import Limits
+from ..settings import EngineOptions
 
 BATCH_ROWS = 2048
 
 
 @contextmanager
-def open_readonly(db: Path, limits: Limits | None = None) -> Iterator[Engine]:
+def open_readonly(db: Path, limits: EngineOptions | None = None) -> Iterator[Engine]:
     """The database opened read-only and sealed: the user's statements read it and no other file
     (DuckDB still spills to its own temporary folder under a memory limit)."""
     engine = open_engine(db, limits, read_only=True, sealed=True)

@@ -13,7 +13,7 @@ from ..errors import DedupError, UsageError
 from ..runner import recomputed, run_steps
 from ..settings import Sketch
 from ..stages import compile_stages
-from .documents import doc_ids_of, index_settings
+from .documents import doc_ids_of, recorded_options
 
 QUERY = 0  # doc_ids of the index start at 1
 
@@ -34,20 +34,21 @@ def query_index(
     The query text goes through the same stage SQL as the index (in a scratch in-memory
     database), so its buckets and shingles are what a run would have computed for it.
     """
-    settings = index_settings(engine)
+    options = recorded_options(engine)
+    sketch = Sketch.recorded(options)
     if min_jaccard is None:
-        min_jaccard = settings.threshold
+        min_jaccard = sketch.threshold
     if not 0.0 <= min_jaccard <= 1.0:
         raise UsageError(f"--min-jaccard must be between 0 and 1, got {min_jaccard}")
     if exact and min_bands != 1:
         raise UsageError("--exact compares every document sharing a shingle: --min-bands does not apply")
     if min_bands == 0:
         raise UsageError("--min-bands 0 would compare every document: use --exact")
-    if not 1 <= min_bands <= settings.banding.bands:
-        raise UsageError(f"--min-bands must be between 1 and {settings.banding.bands}, got {min_bands}")
-    if settings.method != "lsh" and min_bands != 1:
+    if not 1 <= min_bands <= sketch.banding.bands:
+        raise UsageError(f"--min-bands must be between 1 and {sketch.banding.bands}, got {min_bands}")
+    if sketch.method != "lsh" and min_bands != 1:
         raise UsageError(
-            f"the index was built with --method {settings.method}: every document sharing a shingle is "
+            f"the index was built with --method {sketch.method}: every document sharing a shingle is "
             "compared, so --min-bands does not apply"
         )
     exclude = -1
@@ -58,16 +59,16 @@ def query_index(
         exclude = found[doc_id]
         text = engine.fetch_rows(engine.sql.query("query_text", {"doc_id": exclude}))[0][0]
     assert text is not None
-    if settings.strip_html and doc_id is None:  # an indexed document's text was cleaned when read
+    if options.get("strip_html") and doc_id is None:  # an indexed document's text was cleaned when read
         text = html_to_text(text)
     scratch = engine.scratch()
     try:
         if doc_id is not None:  # an indexed document: its buckets are stored already
             buckets = engine.fetch_arrow(engine.sql.query("query_stored_buckets", {"doc_id": exclude}))
-            with recomputed(engine, settings.sketch, ("query_stored_shingles",), (exclude,)):
+            with recomputed(engine, sketch, ("query_stored_shingles",), (exclude,)):
                 fingerprints = engine.fetch_arrow(engine.sql.query("query_stored_shingles", {"doc_id": exclude}))
         else:
-            buckets = _query_buckets(scratch, settings.sketch, text)
+            buckets = _query_buckets(scratch, sketch, text)
             fingerprints = scratch.fetch_arrow(scratch.sql.query("query_shingles"))
         if fingerprints.num_rows == 0:  # an empty answer would read as "nothing similar"
             what = f"document {doc_id!r}" if doc_id is not None else "the query text"
@@ -75,15 +76,15 @@ def query_index(
                 f"{what} has no shingles (empty or whitespace only, or for word shingles without a word): "
                 "no document can be similar to it"
             )
-        if exact or settings.method != "lsh":  # every document's shingles (a lean index makes them)
-            with recomputed(engine, settings.sketch, ("query_shared_shingles",)):
+        if exact or sketch.method != "lsh":  # every document's shingles (a lean index makes them)
+            with recomputed(engine, sketch, ("query_shared_shingles",)):
                 return _query_shared_shingles(engine, buckets, fingerprints, exclude, min_jaccard)
         engine.register_arrow("query_buckets", buckets)
         probe = engine.sql.query("query_probe", {"exclude": exclude, "min_bands": min_bands})
         candidates = engine.fetch_arrow(probe)
         engine.unregister("query_buckets")
         texts = _texts(engine, candidates.column("doc_id").to_pylist())
-        jaccard = _jaccard(scratch, settings.sketch, text, texts)
+        jaccard = _jaccard(scratch, sketch, text, texts)
     finally:
         scratch.close()
     engine.register_arrow("query_candidates", candidates)
