@@ -6,6 +6,8 @@ Kept free of heavy imports so that `dedup --help` stays quick.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
@@ -16,10 +18,29 @@ Choice = TypeVar("Choice", bound=StrEnum)
 
 
 class ShingleType(StrEnum):
-    """What a shingle is made of."""
+    """What a shingle is made of: each member has its Shingling (SHINGLINGS) and its tokens fragments."""
 
-    char = "char"  # k consecutive code points of the normalized text
-    word = "word"  # k consecutive tokens
+    char = "char"
+    word = "word"
+
+
+@dataclass(frozen=True)
+class Shingling:
+    """What a --shingle-type is, beside its SQL: the tokens fragments named after it
+    (sql/fragments/tokens_<type>.sql and pieces_<type>.sql, sql/spark/fragments/tokens_<type>.sql),
+    which give each document's tokens; a k-shingle is k consecutive tokens."""
+
+    help: str  # what a token is
+    joiner: str  # the SQL literal joining a shingle's token texts into its text (explain, the report)
+    # text bytes per token, about: a shingle starts at every token (batch sizes, in-memory runs)
+    bytes_per_shingle: int
+    words: bool  # its tokens are words: text written without spaces has few (dedup.pipeline.few_words_note)
+
+
+SHINGLINGS = {
+    ShingleType.char: Shingling("a code point of the normalized text", "''", 1, words=False),
+    ShingleType.word: Shingling("a word (a run of letters, digits and _)", "' '", 4, words=True),
+}
 
 
 class Method(StrEnum):
@@ -32,12 +53,21 @@ class Method(StrEnum):
 
 class Keep(StrEnum):
     """The order in which documents are preferred as survivors, after the --keep-by key, ties by
-    input position: each member is one line of sql/fragments/keep_order.sql (both rules' order)."""
+    input position: each member is one line of sql/fragments/keep_order.sql (both rules' order)
+    and has its help (KEEP_ORDERS)."""
 
-    first = "first"  # earliest in input order
-    min_id = "min-id"  # smallest id
-    longest = "longest"  # longest text (code points)
-    shortest = "shortest"  # shortest text
+    first = "first"
+    min_id = "min-id"
+    longest = "longest"
+    shortest = "shortest"
+
+
+KEEP_ORDERS = {
+    Keep.first: "the earliest in input order",
+    Keep.min_id: "the smallest id",
+    Keep.longest: "the longest text (code points)",
+    Keep.shortest: "the shortest text",
+}
 
 
 class Resolve(StrEnum):
@@ -92,6 +122,11 @@ class TableFormat(StrEnum):
     table = "table"
     csv = Format.csv
     jsonl = Format.jsonl
+
+
+def described(helps: Mapping[Choice, str]) -> str:
+    """The choices with their help, for an option's help text: `first: the earliest ...; min-id: ...`."""
+    return "; ".join(f"{choice.value}: {text}" for choice, text in helps.items())
 
 
 def values(choices: type[StrEnum]) -> tuple[str, ...]:

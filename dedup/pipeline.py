@@ -13,7 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .choices import Keep, Method, PairsListed, Resolve, ShingleType
+from .choices import SHINGLINGS, Keep, Method, PairsListed, Resolve
 from .disk import DiskUse, Watch, check_room
 from .engines import Engine, engine_kind, run_engine, temporary_folder
 from .errors import EngineError, Interrupted
@@ -25,7 +25,7 @@ from .records import checkpoints, input_fingerprint
 from .reports import MemoryUse, Progress, RunResult, StageReport, Summary, peak_memory
 from .runner import STAGES_KEPT, keep_lean, run_stages
 from .settings import EngineOptions, Reading, Settings, Sketch
-from .stages import BYTES_PER_SHINGLE, compile_run
+from .stages import compile_run
 from .wording import counted
 
 __all__ = ["execute", "Progress", "RunResult", "StageReport", "Summary"]
@@ -242,7 +242,7 @@ def few_words_note(engine: Engine, sketch: Sketch, summary: Summary) -> list[str
     each and found nothing, silently. Said when the documents have few shingles on average, or when
     some of few shingles have more than CHARS_PER_WORD characters between spaces (sql/queries/bookkeeping/
     few_word_documents.sql): a corpus of English with Japanese paragraphs averages many."""
-    if sketch.shingle_type != ShingleType.word or not summary.processed:
+    if not SHINGLINGS[sketch.shingle_type].words or not summary.processed:
         return []
     advice = "--shingle-type char compares their characters"
     average = summary.shingles / summary.processed
@@ -318,4 +318,4 @@ def is_small(text_bytes: int | None, run_on: EngineOptions, sketch: Sketch) -> b
     in-memory database's tables count against the limit)."""
     if text_bytes is None or run_on.memory_limit is not None:
         return False
-    return text_bytes // BYTES_PER_SHINGLE[sketch.shingle_type] <= SMALL_SHINGLES
+    return text_bytes // SHINGLINGS[sketch.shingle_type].bytes_per_shingle <= SMALL_SHINGLES

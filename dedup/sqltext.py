@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .choices import SHINGLINGS, ShingleType
 from .sqlfiles import fragment
 
 
@@ -34,10 +35,10 @@ def shingle_windows(k: int) -> str:
 
 
 def shingle_text(shingle_type: str, k: int) -> str:
-    """A shingle's text from its token texts t0 .. t{k-1}: words joined by one space, code points
-    by nothing (concat_ws skips the NULL texts that pad a short document)."""
-    separator = "' '" if shingle_type == "word" else "''"
-    return f"concat_ws({separator}, {', '.join(f't{j}' for j in range(k))})"
+    """A shingle's text from its token texts t0 .. t{k-1}, joined by its Shingling's joiner (words
+    by one space, code points by nothing; concat_ws skips the NULL texts that pad a short document)."""
+    joiner = SHINGLINGS[ShingleType(shingle_type)].joiner
+    return f"concat_ws({joiner}, {', '.join(f't{j}' for j in range(k))})"
 
 
 def _rotl(value: str, bits: int) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import sqltext
 from .bindings import bindings
+from .choices import SHINGLINGS, ShingleType
 from .engines import Statement, engine_kind
 from .settings import Sketch
 from .sqlfiles import bind, declared_tables, fill, parse_header, query, read_sql, sql_dir
@@ -109,7 +110,7 @@ SHINGLE_SOURCES = ("documents", "document_slices", "chosen_documents")
 def shingle_text_fragments(shingle_type: str, k: int, documents: str = "chosen_documents") -> dict[str, str]:
     """The fragments of sql/queries/index/shingle_texts.sql (DuckDB): the tokens of `documents`
     (sql/fragments/tokens_<type>.sql), their windows, and a shingle's fingerprint and text."""
-    if shingle_type not in ("char", "word") or documents not in SHINGLE_SOURCES:
+    if shingle_type not in SHINGLINGS or documents not in SHINGLE_SOURCES:
         raise ValueError(f"no shingle fragment for {shingle_type!r} over {documents!r}")
     return {
         "tokens": sqltext.tokens(shingle_type, documents),
@@ -140,11 +141,10 @@ def compile_stages(sketch: Sketch, dialect: str) -> list[tuple[Stage, Statement]
 # A batch of documents holds at most this many documents and about this many characters of
 # normalized text (about as many shingle occurrences): ~1 GB of DuckDB memory at most. Word
 # shingles start at every token, ~4 bytes or more with its separator: their batches hold
-# BYTES_PER_SHINGLE times the characters for about as many shingle rows (the long workload, 39 MB
-# in 6.0M word shingles: one batch instead of three, no staging copies or checkpoints between).
+# bytes_per_shingle times the characters (dedup.choices.SHINGLINGS) for about as many shingle rows
+# (the long workload, 39 MB in 6.0M word shingles: one batch, no staging copies or checkpoints between).
 BATCH_DOCUMENTS = 100_000
 BATCH_CHARACTERS = 16_000_000
-BYTES_PER_SHINGLE = {"char": 1, "word": 4}
 # A batch of candidates joins about this many shingle rows of their documents.
 BATCH_SHINGLES = 20_000_000
 
@@ -166,7 +166,10 @@ def batch_sizes(duckdb_bytes: int | None, bands: int, shingle_type: str = "char"
         rows = max(MIN_BATCH, duckdb_bytes // BYTES_PER_BATCH_ROW)
         characters, shingles = min(characters, rows), min(shingles, rows)
     return {
-        "documents": {"characters": characters * BYTES_PER_SHINGLE[shingle_type], "documents": BATCH_DOCUMENTS},
+        "documents": {
+            "characters": characters * SHINGLINGS[ShingleType(shingle_type)].bytes_per_shingle,
+            "documents": BATCH_DOCUMENTS,
+        },
         "candidates": {"shingles": shingles, "bands": bands},
     }
 

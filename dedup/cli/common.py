@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 import typer
 from rich.console import Console
 
-from ..choices import ShingleType, TableFormat
+from ..choices import SHINGLINGS, ShingleType, TableFormat, described
 from ..errors import DedupError, Interrupted
 from ..formats import table_suffixes
 from ..names import escaped, is_utf8
@@ -40,7 +40,10 @@ Inputs = Annotated[
     ),
 ]
 Threshold = Annotated[float, typer.Option("--threshold", "-t", help="Keep pairs with Jaccard >= this.")]
-ShingleTypeOption = Annotated[ShingleType, typer.Option(help="Character or word shingles.")]
+ShingleTypeOption = Annotated[
+    ShingleType,
+    typer.Option(help=f"What a shingle's k tokens are: {described({t: s.help for t, s in SHINGLINGS.items()})}."),
+]
 ShingleSize = Annotated[int, typer.Option("--shingle-size", "-k", help="Shingle length (characters or words).")]
 NumPerm = Annotated[int, typer.Option(help="MinHash permutations.")]
 Seed = Annotated[int, typer.Option(help="Seed of the permutations.")]
@@ -79,7 +82,7 @@ def document_id(value: Any) -> Any:
 
 
 def utf8_text(value: Any) -> Any:
-    """Refuse an argument whose bytes are not UTF-8 (a usage error, where it was a traceback)."""
+    """Refuse an argument whose bytes are not UTF-8: a usage error of one line."""
     for item in value if isinstance(value, list) else [value]:
         if isinstance(item, str) and not is_utf8(item):
             raise typer.BadParameter(f"not UTF-8 text: {escaped(item)}")
@@ -119,7 +122,7 @@ def writing_stdout(more_follows: bool = False) -> Iterator[None]:
     away, stop printing quietly: with exit 0, or, when `more_follows` (what the command was asked
     beside the listing: `dedup run --export`'s files, its summary), leave the block and let the
     command go on; a closed stdout ends the listing, never the rest. A stdout that cannot be
-    written (closed, `> /dev/full`, a full disk): one line and exit 1, where each was a traceback."""
+    written (closed, `> /dev/full`, a full disk): one line and exit 1."""
     if sys.stdout is None:  # `dedup ... >&-`: nothing could be printed, and nothing is dropped silently
         fail(DedupError("standard output is closed: nothing can be printed (give --output FILE where there is one)"))
     try:

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..choices import ExportKind, InfoFormat, Keep, Resolve, ShingleType, TableFormat
+from ..choices import KEEP_ORDERS, ExportKind, InfoFormat, Keep, Resolve, ShingleType, TableFormat, described
 from ..errors import DedupError, UsageError
 from ..settings import EngineOptions
 from ..wording import counted
@@ -45,7 +45,10 @@ def clusters(
     db: Db,
     keep: Annotated[
         Optional[Keep],
-        typer.Option(help="Prefer as survivors: first, min-id, longest, shortest [default: as built, else first]."),
+        typer.Option(
+            help=f"Which documents are preferred as survivors: {described(KEEP_ORDERS)} "
+            "[default: as built, else first]."
+        ),
     ] = None,
     resolve: ResolveOption = None,
     output_format: OutputFormat = TableFormat.table,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ..choices import EngineName, Keep, Method, PairsListed, Resolve, ShingleType, TableFormat
+from ..choices import KEEP_ORDERS, EngineName, Keep, Method, PairsListed, Resolve, ShingleType, TableFormat, described
 from ..errors import DedupError, Interrupted, UsageError
 from ..hashing import DEFAULT_SEED
 from ..names import is_utf8
@@ -142,7 +142,7 @@ def run(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary on stderr.")] = False,
     keep: Annotated[
         Optional[Keep],
-        typer.Option(help="Prefer as survivors: first, min-id, longest, shortest [default: first]."),
+        typer.Option(help=f"Which documents are preferred as survivors: {described(KEEP_ORDERS)} [default: first]."),
     ] = None,
     resolve: Annotated[
         Optional[Resolve],
