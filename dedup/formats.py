@@ -1,8 +1,9 @@
 """Every file format dedup reads or writes, in one registry: the suffixes that name it, where it
-may be used (a table input, `--output` and the deduplicated copy of a table, an export), which
-cells may hold Latin-1, a delimited format's separator, and Spark's reader of it. The readers
-(dedup.corpus.tables, dedup.corpus.kinds for Spark's) and the writers (dedup.output, dedup.index.export) look a
-format up here; no other module names one.
+may be used (a table input, `--output`, the deduplicated copy of a table, an export, the S-curve's
+plot, the report's page), which cells may hold Latin-1, a delimited format's separator, and Spark's
+reader of it. The readers (dedup.corpus.tables, dedup.corpus.kinds for Spark's) and the writers
+(dedup.output, dedup.index.export, dedup.cli.params' plot, dedup.html_report) look a format up
+here; no other module names one.
 
 Beside them, the compressions a file's name may add (`docs.jsonl.zst`, `a.txt.gz`): each opens a
 file so named for reading and for writing (`Compression.reader`, `.writer`), so that every reader
@@ -27,6 +28,10 @@ class Format(StrEnum):
     jsonl = "jsonl"  # JSON lines: one object per line
     json = "json"  # one JSON array of objects (exports)
     txt = "txt"  # one value per line (exports of ids)
+    html = "html"  # the report's page
+    png = "png"  # the S-curve of `dedup params --plot`, drawn by matplotlib in the format of this name
+    svg = "svg"
+    pdf = "pdf"
 
 
 class SparkReader(NamedTuple):
@@ -62,8 +67,11 @@ class Spec:
     format: Format
     suffixes: tuple[str, ...]  # lowercase, with the dot; the first is the one dedup names
     table_input: bool = False  # read as a table input (gzip-compressed too, if compressible)
-    output: bool = False  # --output, and a table's --write-deduplicated copy
+    output: bool = False  # --output: the pairs (dedup.output.write_rows)
+    copy: bool = False  # a table input's --write-deduplicated copy (dedup.corpus.table_copy)
     export: bool = False  # `dedup export -o`, `--export WHAT=FILE`
+    plot: bool = False  # `dedup params --plot` (dedup.cli.params.draw)
+    page: bool = False  # `dedup report -o` (dedup.html_report.page)
     compressible: bool = False  # a compression's suffix may follow (`.csv.gz`, `.jsonl.zst`): see COMPRESSIONS
     # the columns whose cells may be read as Latin-1 when they are not UTF-8, as a text file is:
     # every cell of a CSV (it declares no encoding: Latin-1 and cp1252 exports are common); the
@@ -84,6 +92,7 @@ SPECS = {
             (".parquet",),
             table_input=True,
             output=True,
+            copy=True,
             export=True,
             latin1_cells=("text",),
             spark_reader=SparkReader("parquet", {}),
@@ -93,6 +102,7 @@ SPECS = {
             (".csv",),
             table_input=True,
             output=True,
+            copy=True,
             export=True,
             compressible=True,
             latin1_cells=("text", "id"),
@@ -113,6 +123,7 @@ SPECS = {
             (".jsonl", ".ndjson"),
             table_input=True,
             output=True,
+            copy=True,
             export=True,
             compressible=True,
             # a 'single-quoted' string is not JSON to pyarrow, and makes the line corrupt (Jackson takes
@@ -121,6 +132,10 @@ SPECS = {
         ),
         Spec(Format.json, (".json",), export=True, compressible=True),
         Spec(Format.txt, (".txt",), export=True, compressible=True),
+        Spec(Format.html, (".html", ".htm"), page=True),
+        Spec(Format.png, (".png",), plot=True),
+        Spec(Format.svg, (".svg",), plot=True),
+        Spec(Format.pdf, (".pdf",), plot=True),
     )
 }
 
@@ -227,8 +242,11 @@ def _suffixes(use: str) -> dict[str, Format]:
 
 
 TABLE_FORMATS = _suffixes("table_input")  # a table input's format by its suffix
-OUTPUT_FORMATS = _suffixes("output")  # --output's, and a deduplicated table's
+OUTPUT_FORMATS = _suffixes("output")  # --output's
+COPY_FORMATS = _suffixes("copy")  # a deduplicated table's
 EXPORT_FORMATS = _suffixes("export")  # an export's
+PLOT_FORMATS = _suffixes("plot")  # the S-curve's
+PAGE_FORMATS = _suffixes("page")  # the report's
 PARQUET = Format.parquet
 SUFFIX = {spec.format: spec.suffixes[0] for spec in SPECS.values()}  # the suffix dedup names a format by
 

@@ -4,8 +4,11 @@ registry (four tables in four modules), and every table input readable by both e
 from __future__ import annotations
 
 from dedup.formats import (
+    COPY_FORMATS,
     EXPORT_FORMATS,
     OUTPUT_FORMATS,
+    PAGE_FORMATS,
+    PLOT_FORMATS,
     SPECS,
     TABLE_FORMATS,
     is_delimited,
@@ -19,6 +22,23 @@ def test_each_use_accepts_the_suffixes_it_did():
     assert TABLE_FORMATS == {".parquet": "parquet", ".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
     assert OUTPUT_FORMATS == {".csv": "csv", ".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
     assert EXPORT_FORMATS == {**OUTPUT_FORMATS, ".json": "json", ".txt": "txt"}
+    assert COPY_FORMATS == OUTPUT_FORMATS  # a table is copied in any format the pairs are written in
+    assert PLOT_FORMATS == {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+    assert PAGE_FORMATS == {".html": "html", ".htm": "html"}
+
+
+def test_every_plot_format_is_one_matplotlib_draws_and_the_report_writes_html(tmp_path):
+    import pytest
+
+    from dedup.html_report import check_report_name
+
+    matplotlib = pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    supported = Figure().canvas.get_supported_filetypes()
+    assert all(kind in supported for kind in PLOT_FORMATS.values()), matplotlib.__version__
+    for suffix in PAGE_FORMATS:
+        check_report_name(tmp_path / f"report{suffix}")  # named as a page: accepted
 
 
 def test_delimited_tables_and_latin1_cells():

@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import DedupError, UsageError
+from ..formats import PLOT_FORMATS
 from .common import Bands, NumPerm, Rows, Threshold, command_group, fail, stderr, writing_stdout
 
 app = command_group()
@@ -62,11 +63,9 @@ def params(
         stderr.print(f"S-curve drawn to {plot}", markup=False)
 
 
-PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
-
-
 def draw(path: Path, threshold: float, bands: int, rows: int) -> None:
-    """The S-curve drawn to `path` (a format of PLOT_FORMATS), written as every output is."""
+    """The S-curve drawn to `path` (a format of dedup.formats.PLOT_FORMATS, whose names are
+    matplotlib's), written as every output is."""
     from ..output import replacing
 
     try:

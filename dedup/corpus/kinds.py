@@ -25,7 +25,7 @@ from typing import ClassVar, NamedTuple
 import pyarrow as pa
 
 from ..errors import UsageError
-from ..formats import OUTPUT_FORMATS, PARQUET, Format, SparkReader, is_delimited, separator, spark_reader
+from ..formats import COPY_FORMATS, PARQUET, Format, SparkReader, is_delimited, separator, spark_reader
 from ..keep_by import KeepBy
 from ..names import check_not_a_loop
 from ..output import format_for, is_duckdb_database
@@ -231,7 +231,7 @@ class Table(Input):
 
     def check_copy(self, out: Path) -> None:
         super().check_copy(out)
-        format_for(out, OUTPUT_FORMATS, "deduplicated table")  # a table is copied as a table
+        format_for(out, COPY_FORMATS, "deduplicated table")  # a table is copied as a table
 
     def write_copy(self, out: Path, dropped: set[object], reading: Reading) -> None:
         write_table_copy(self.path, out, dropped, reading)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ..formats import OUTPUT_FORMATS, PARQUET, is_delimited
+from ..formats import COPY_FORMATS, PARQUET, is_delimited
 from ..output import format_for, write_rows
 from ..settings import Reading
 from .columns import csv_cells_as_text, decoded_cells, decoded_column, id_strings
@@ -33,7 +33,7 @@ def write_table_copy(source: Path, out: Path, dropped: set[object], reading: Rea
     else:
         mask = pa.array([number not in dropped for number in range(1, rows.num_rows + 1)])
     rows = rows.filter(mask)
-    if format_for(out, OUTPUT_FORMATS) != PARQUET:
+    if format_for(out, COPY_FORMATS) != PARQUET:
         rows = _as_text(rows, source, reading.text_column)
     write_rows(rows, out)
 

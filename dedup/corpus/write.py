@@ -8,7 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import InputError, UsageError
-from ..formats import OUTPUT_FORMATS, named_format
+from ..formats import COPY_FORMATS, named_format
 from ..output import check_new_target, format_for, replacing, write_rows
 from ..settings import Reading
 from .kinds import Input, Table, input_kind
@@ -59,9 +59,9 @@ def is_table_copy(reading: Reading, out: Path) -> bool:
     compressed or not (`out.jsonl.zst`)."""
     if isinstance(copied_input(reading), Table):
         return False
-    if named_format(out, OUTPUT_FORMATS) is None:
+    if named_format(out, COPY_FORMATS) is None:
         return False
-    format_for(out, OUTPUT_FORMATS, "deduplicated table")  # out.parquet.gz: refused
+    format_for(out, COPY_FORMATS, "deduplicated table")  # out.parquet.gz: refused
     return True
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..engines import Engine, open_engine
 from ..errors import DedupError, UsageError
+from ..formats import PAGE_FORMATS
 from ..records import check_finished, check_not_run_input
 from ..settings import STDOUT, EngineOptions
 from ..sqlfiles import query_paths
@@ -24,13 +25,10 @@ from .page import write
 BUCKETS = "report_largest_buckets"
 
 
-PAGE_SUFFIXES = (".html", ".htm")
-
-
 def check_report_name(output: Path) -> None:
-    """The report is an HTML page: a file named otherwise (pairs.parquet, an export) is refused,
-    where it was replaced by the page; a pipe or device (/dev/stdout) is written as it is."""
-    if output.suffix.lower() in PAGE_SUFFIXES or (output.exists() and not output.is_file()):
+    """The report is an HTML page: a file named otherwise (pairs.parquet, an export) is refused, so
+    that no other file is replaced by the page; a pipe or device (/dev/stdout) is written as it is."""
+    if output.suffix.lower() in PAGE_FORMATS or (output.exists() and not output.is_file()):
         return
     raise UsageError(f"the report is an HTML page: name it .html, not {output.name} (- writes it to standard output)")
 
