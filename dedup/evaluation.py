@@ -62,8 +62,8 @@ def evaluate(settings: Settings, sample: int | None = None, seed: int = 0) -> Ev
     """Run lsh and exact on the same input (or `sample` documents of it, drawn with `seed`).
 
     Both runs read the input. Standard input and a named pipe (`<(zcat docs.gz)`) can be read only
-    once, so they are read here and both runs read that copy: the exact run used to read an empty
-    input and report precision 0."""
+    once, so they are read here and both runs read that copy (the second run would otherwise read an
+    empty input)."""
     from .corpus import read_once
 
     if sample is None and not any(read_once(path) for path in settings.reading.inputs):

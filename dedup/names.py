@@ -41,7 +41,8 @@ NAME_MAX = 255
 
 def check_name_length(path: Path, what: str, room: int = 0) -> None:
     """Refuse a name longer than a file system holds (`room` bytes kept for what is added to it, as
-    DuckDB adds `.wal`): the run went to the end and then stopped in a traceback (ENAMETOOLONG)."""
+    DuckDB adds `.wal`), before the run: the file system would refuse it (ENAMETOOLONG) only when
+    the file is written, at the end."""
     size = len(os.fsencode(path.name))
     if size + room > NAME_MAX:
         most = NAME_MAX - room

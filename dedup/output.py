@@ -476,8 +476,7 @@ def _columns(table: pa.Table | pa.RecordBatch) -> list[list[object]]:
 def _values(column: pa.Array | pa.ChunkedArray, name: str) -> list[object]:
     """A column as Python values; where Python has no value for a cell (a timestamp or time in
     nanoseconds, a date past year 9999 or infinite: DuckDB's TIMESTAMP_NS, 'infinity'::DATE),
-    Arrow's own text of it, every digit kept; a cell with no text either is an error of one line
-    (it was a traceback)."""
+    Arrow's own text of it, every digit kept; a cell with no text either is an error of one line."""
     if pa.types.is_interval(column.type):
         return [None if value is None else interval_text(*value) for value in column.to_pylist()]
     problem = "Python has no value for it"

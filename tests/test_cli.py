@@ -177,3 +177,21 @@ def test_japanese_paragraphs_among_english_documents_are_noted(tmp_path):
     english_only = tmp_path / "english.txt"
     english_only.write_text("\n".join(english) + "\n")
     assert "note:" not in invoke("run", str(english_only), "--lines", "--shingle-type", "word", "-t", "0.5").stderr
+
+
+def test_usage_lines_name_arguments_plainly() -> None:
+    assert runner.invoke(app, ["run", "--help"]).stdout.splitlines()[0].endswith(" run [OPTIONS] INPUT...")
+    assert runner.invoke(app, ["remove", "--help"]).stdout.splitlines()[0].endswith(" remove [OPTIONS] DB [IDS]...")
+
+
+def test_table_columns_are_padded_to_at_most_40_characters() -> None:
+    import io
+
+    import pyarrow as pa
+
+    from dedup.cli.table import write_text_table
+
+    stream = io.StringIO()
+    write_text_table(pa.table({"id": ["a", "b" * 200], "jaccard": [0.9, 0.8]}), stream)
+    first_row = stream.getvalue().splitlines()[2]
+    assert len(first_row) <= 40 + 2 + len("0.900000")

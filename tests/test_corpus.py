@@ -178,3 +178,15 @@ def test_tables_between_files_keep_the_input_order_with_their_texts_as_arrow(tmp
         {"source": f"{t}/t3.parquet:2", "reason": "text is NULL"},
     ]
     assert read.latin1 == 1
+
+
+def test_a_file_that_is_utf8_but_for_one_byte_is_named_in_a_note(tmp_path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    text = "Le café était très bon et la crème brûlée aussi, à Paris en été."
+    (folder / "clean.txt").write_text(text, encoding="utf-8")
+    (folder / "stray.txt").write_bytes(text.encode("utf-8").replace("café".encode(), b"caf\xe9"))
+    result = CliRunner().invoke(app, ["run", str(folder), "-k", "3"])
+    assert result.exit_code == 0, result.output
+    assert "(1 decoded as Latin-1)" in result.stderr
+    assert "note: stray.txt: UTF-8 but for 1 byte, so read whole as Latin-1" in result.stderr

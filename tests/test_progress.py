@@ -47,3 +47,12 @@ def test_on_a_terminal_a_stage_shows_duckdb_progress_then_rows_and_seconds(tmp_p
         engine.close()
     shown = screen.getvalue()
     assert "shingles" in shown and "%" in shown and "1,000 rows, 1.500 s" in shown
+
+
+def test_progress_lines_while_a_stage_runs_when_stderr_is_not_a_terminal(tmp_path, monkeypatch) -> None:
+    lines = tmp_path / "docs.txt"
+    lines.write_text("the cat sat on the mat today\nthe cat sat on the mat today!\nsomething else\n")
+    monkeypatch.setattr(StageProgress, "HEARTBEAT_SECONDS", 0.001)
+    result = CliRunner().invoke(app, ["run", str(lines), "--lines", "-k", "3"])
+    assert result.exit_code == 0, result.output
+    assert "running " in result.stderr

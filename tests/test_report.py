@@ -338,3 +338,11 @@ def test_long_ids_are_cut_on_the_page_and_a_data_file_is_not_replaced(tmp_path):
     result = CliRunner().invoke(app, ["report", str(db), "-o", str(data)])
     assert result.exit_code == 2 and "the report is an HTML page: name it .html, not pairs.parquet" in result.stderr
     assert data.read_bytes() == b"PAR1 not html"
+
+
+def test_report_sample_pairs_beyond_its_bound_is_a_usage_error(tmp_path: Path) -> None:
+    db = tmp_path / "run.duckdb"
+    assert CliRunner().invoke(app, ["run", str(REPO / "data" / "clough"), "--db", str(db), "-q"]).exit_code == 0
+    result = CliRunner().invoke(app, ["report", str(db), "--sample-pairs", "100000000", "-o", str(tmp_path / "r.html")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "100000000" in result.stderr and "10000" in result.stderr

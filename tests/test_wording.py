@@ -23,3 +23,12 @@ def test_a_run_that_writes_one_pair_says_one_pair(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["run", str(folder), "-k", "3", "-o", str(tmp_path / "pairs.csv")])
     assert result.exit_code == 0, result.output
     assert f"wrote 1 pair to {tmp_path / 'pairs.csv'}" in result.stderr
+
+
+def test_summary_numbers_have_thousands_separators(tmp_path: Path) -> None:
+    path = tmp_path / "many.txt"
+    path.write_text("".join(f"document number {i} with some words\n" for i in range(1500)))
+    result = CliRunner().invoke(app, ["run", str(path), "--lines", "-k", "3"])
+    assert result.exit_code == 0, result.output
+    assert "documents: 1,500 read = 1,500 processed" in result.stderr
+    assert "shingles: " in result.stderr and "finished documents: 1,500 rows" in result.stderr

@@ -110,7 +110,7 @@ def java_major(java: str = "java") -> int | None:
 
 def check_java() -> None:
     """Java 17 or 21 where Spark will look for it, and the variables that tell Spark where its own
-    programs are naming real ones: each was a traceback from the Java gateway when it was wrong."""
+    programs naming real ones, each checked before the Java gateway starts and refused in one line."""
     major = java_major()
     if major not in JAVA_VERSIONS:
         home = os.environ.get("JAVA_HOME")

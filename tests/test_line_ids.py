@@ -1,5 +1,5 @@
-"""What a new user met (issue 22): integer ids in the API, ids for --lines, progress in logs,
-numbers written alike, plain usage lines."""
+"""A --lines input's ids: its line numbers, which `dedup.run` returns as integers and the index takes
+back, or the names an --ids file gives its lines, one per line, checked in one line each."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typer.testing import CliRunner
 
 import dedup
 from dedup.cli import app
-from dedup.cli.summary import StageProgress
 
 runner = CliRunner()
 TEXTS = ["the cat sat on the mat today", "the cat sat on the mat today!", "something else entirely"]
@@ -66,24 +65,3 @@ def test_ids_need_one_lines_input(lines: Path, tmp_path: Path) -> None:
     ids.write_text("a\nb\nc\n")
     assert invoke("run", lines, "--ids", ids).exit_code == 2
     assert invoke("run", lines, lines.parent, "--lines", "--ids", ids).exit_code == 2
-
-
-def test_progress_lines_while_a_stage_runs_when_stderr_is_not_a_terminal(lines: Path, monkeypatch) -> None:
-    monkeypatch.setattr(StageProgress, "HEARTBEAT_SECONDS", 0.001)
-    result = invoke("run", lines, "--lines", "-k", "3")
-    assert result.exit_code == 0, result.output
-    assert "running " in result.stderr
-
-
-def test_summary_numbers_have_thousands_separators(tmp_path: Path) -> None:
-    path = tmp_path / "many.txt"
-    path.write_text("".join(f"document number {i} with some words\n" for i in range(1500)))
-    result = invoke("run", path, "--lines", "-k", "3")
-    assert result.exit_code == 0, result.output
-    assert "documents: 1,500 read = 1,500 processed" in result.stderr
-    assert "shingles: " in result.stderr and "finished documents: 1,500 rows" in result.stderr
-
-
-def test_usage_lines_name_arguments_plainly() -> None:
-    assert invoke("run", "--help").stdout.splitlines()[0].endswith(" run [OPTIONS] INPUT...")
-    assert invoke("remove", "--help").stdout.splitlines()[0].endswith(" remove [OPTIONS] DB [IDS]...")  # or --ids-from

@@ -1,7 +1,8 @@
-"""Outputs never destroy what a command works on (issue 22, items 2, 4, 6, 7): an output on the
-database path, on another index, or on another output of the same run is refused before any work;
-files are written under a temporary name and renamed once complete; deep folders and dangling
-symlinks are one-line errors or work, never tracebacks."""
+"""Where outputs go: never onto what a command works on (an output on the database path, on another
+index, or on another output of the same run is refused before any work; `dedup sql` reads its
+database and nothing else); written under a temporary name and renamed once complete, through a
+symlink to its target; deep folders, dangling symlinks, pipes and folders that cannot be written
+are one-line errors or work, never tracebacks; ids with control characters shown escaped."""
 
 from __future__ import annotations
 

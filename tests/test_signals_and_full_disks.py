@@ -1,5 +1,7 @@
-"""The hostile battery's cases that need a real process, a real signal or a real full disk
-(issue 22): each failed before its fix."""
+"""dedup as a process among others, each case with a real process: Ctrl-C and SIGTERM during a run,
+an add, a remove and an audit (the exit code, the index unchanged or complete, no temporary file
+left), a full disk (one line, no truncated file, the right folder named), a small memory limit
+(spilled, never failed), and an input changed while it is read (never copied deduplicated)."""
 
 from __future__ import annotations
 
