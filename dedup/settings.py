@@ -156,6 +156,13 @@ def check_types(part: object) -> None:
             object.__setattr__(part, item.name, NUMBERS[kind](value))
 
 
+def as_paths(part: object, *names: str) -> None:
+    """A part's fields that name files, each as a Path (None stays None)."""
+    for name in names:
+        value = getattr(part, name)
+        object.__setattr__(part, name, None if value is None else Path(value))
+
+
 @dataclass(frozen=True)
 class Sketch:
     """What defines the pairs of a run: the shingles, the signatures, the bands, the method and the
@@ -261,8 +268,7 @@ class Reading:
             raise UsageError(f"inputs must be a path or a list of paths, got {inputs!r}")
         check_types(self)
         set_(self, "inputs", tuple(Path(p) for p in paths))
-        if self.ids_file is not None:
-            set_(self, "ids_file", Path(self.ids_file))
+        as_paths(self, "ids_file")
         if self.text_column is None:
             set_(self, "text_column", "text")
         if self.delimiter in ("\\t", "tab"):
@@ -308,9 +314,7 @@ class EngineOptions:
     def __post_init__(self) -> None:
         check_types(self)
         set_ = object.__setattr__
-        for name in ("db", "temp_dir"):
-            value = getattr(self, name)
-            set_(self, name, None if value is None else Path(value))
+        as_paths(self, "db", "temp_dir")
         if self.work_dir is not None:
             set_(self, "work_dir", str(self.work_dir))
         set_(self, "spark_conf", _pairs(self.spark_conf, "--spark-conf", "KEY=VALUE", empty_value=True))
@@ -360,9 +364,7 @@ class Outputs:
     def __post_init__(self) -> None:
         check_types(self)
         set_ = object.__setattr__
-        for name in ("output", "write_deduplicated"):
-            value = getattr(self, name)
-            set_(self, name, None if value is None else Path(value))
+        as_paths(self, "output", "write_deduplicated")
         if self.output == STDOUT:
             set_(self, "output", None)
         exports = _pairs(self.exports, "--export", "WHAT=FILE, e.g. survivors=kept.csv", empty_value=False)
