@@ -30,10 +30,10 @@ class EngineKind:
     engine's own queries a run executes (besides those every engine runs). generated: the
     fragments its dialect generates differently (dedup.sqltext).
 
-    options: the run options (Settings field, flag) that only this engine takes; instead: what a
-    user of this engine is told to use when they give another engine's option; unsupported: the
-    options (field, flag, why) that every other engine takes and this one does not; check: this
-    engine's own checks of the options (Settings), after those."""
+    options: the run options (name, flag: the name of a field of one of Settings' parts) that only
+    this engine takes; instead: what a user of this engine is told to use when they give another
+    engine's option; unsupported: the options (name, flag, why) that every other engine takes and
+    this one does not; check_more: this engine's own checks of the run's EngineOptions, after those."""
 
     name: str
     title: str
@@ -54,7 +54,7 @@ class EngineKind:
     opens: Callable[[Any, Any, bool], AbstractContextManager[Any]] | None = None
 
     def refusals(self, given: Callable[[str], object]) -> Iterator[str]:
-        """Why each option given (by its Settings field name) is refused on this engine: the
+        """Why each option given (by its name: Settings.value) is refused on this engine: the
         options of another engine, then those this one lacks. dedup.options raises the first."""
         for other in KINDS.values():
             for field, flag in other.options if other is not self else ():
