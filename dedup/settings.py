@@ -138,14 +138,14 @@ def check_type(name: str, value: object, kind: type) -> None:
 
 
 def option_name(field_name: str) -> str:
-    """The command-line option of a Settings field: replace_documents is --replace, the rest alike."""
+    """The command-line option of a field of Settings' parts: replace_documents is --replace, the rest alike."""
     return "--replace" if field_name == "replace_documents" else "--" + field_name.replace("_", "-")
 
 
 def check_types(part: object) -> None:
-    """Values of the wrong type among a part's fields, which `dedup.run` can be given, refused in one
-    line (a string threshold stopped in a TypeError, a bool shingle size in a DuckDB binder error);
-    a numpy integer or float taken as Python's own."""
+    """Values of the wrong type among a part's fields (TYPES), which `dedup.run` can be given, refused
+    in one line before any work (a string threshold, a bool shingle size); a numpy integer or float
+    taken as Python's own."""
     for item in dataclasses.fields(part):  # type: ignore[arg-type]
         kind = TYPES.get(item.name)
         if kind is None or not item.init:
