@@ -53,10 +53,9 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
         "pieces": lambda: fragment(f"pieces_{kind}", dialect),
         "tokens_of_pieces": lambda: generated.tokens(kind, "long_pieces"),
         "shingle_fingerprint": lambda: generated.shingle_fingerprint(k),
-        # the pair stages' parts that both engines share (sql/fragments/), so their rows agree by construction
-        "exact_copies": lambda: fragment("exact_copies", dialect),
-        "copy_groups": lambda: fragment("copy_groups", dialect),
-        # the groups of exact copies among `involved`, as the copies stage and `dedup add` store them
+        # the pair stages' parts that both engines share (sql/fragments/), so their rows agree by
+        # construction; copy_rows, the groups of exact copies among `involved` as the copies stage and
+        # `dedup add` store them, holds the fragments that define an exact copy and its shared bands
         "copy_rows": lambda: fragment(
             "copy_rows",
             dialect,
