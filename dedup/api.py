@@ -34,6 +34,7 @@ def run(
     bands: int | None = None,
     rows: int | None = None,
     method: str = "lsh",
+    max_shingle_df: int | float | str | None = None,
     lines: bool = False,
     id_column: str | None = None,
     text_column: str | None = None,

@@ -9,7 +9,7 @@ from .engines import lowercase
 from .engines.kinds import engine_kind
 from .hashing import bucket_constants, permutation_coefficients
 from .settings import Sketch
-from .sqlfiles import Fragments, fragment
+from .sqlfiles import Fragments, fill, fragment, read_sql
 
 # The Spark candidates stage spreads a band bucket of more documents than this over several tasks
 # (sql/spark/05_candidates.sql); DuckDB's stage does not use it.
@@ -31,6 +31,9 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
         "bands": banding.bands,
         "hot_bucket_rows": HOT_BUCKET_ROWS,
         "long_bytes": LONG_DOCUMENT_BYTES,
+        # --max-shingle-df as the boilerplate stage takes it: a count of texts, or -1 and a fraction
+        "max_df_count": sketch.max_df.count if sketch.max_df is not None else -1,
+        "max_df_fraction": sketch.max_df.fraction if sketch.max_df is not None else -1.0,
     }
     for i, (a, b) in enumerate(permutation_coefficients(sketch.seed, sketch.num_perm)):
         values[f"a_{i}"] = a
@@ -47,12 +50,17 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
         "bucket_list": lambda: generated.bucket_list(banding.bands, banding.rows),
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(sketch.num_perm),
         "tokens": lambda: generated.tokens(kind, "documents"),
-        # DuckDB's shingles stage reads the documents in slices, one pipeline each (sql/02_shingles.sql)
-        "tokens_of_slices": lambda: generated.tokens(kind, "document_slices"),
-        # and a long document's pieces (sql/fragments/pieces_<type>.sql)
-        "pieces": lambda: fragment(f"pieces_{kind}", dialect),
-        "tokens_of_pieces": lambda: generated.tokens(kind, "long_pieces"),
         "shingle_fingerprint": lambda: generated.shingle_fingerprint(k),
+        # a document's shingles (sql/fragments/shingle_rows.sql): the shingles stage's, and the
+        # boilerplate stage's over one document per distinct text (sql/02_boilerplate.sql)
+        "shingle_rows": lambda: shingle_rows(sketch, dialect, "documents"),
+        "text_shingle_rows": lambda: shingle_rows(sketch, dialect, "distinct_texts"),
+        # which of them the shingles stage keeps: every one, or those --max-shingle-df leaves
+        # (Spark's takes a text's MD5 as its tokens do: sql/spark/fragments/digest_fingerprint.sql)
+        "kept_rows": lambda: fill(
+            read_sql(f"fragments/kept_{'all' if sketch.max_df is None else 'capped'}.sql", dialect).text,
+            {"digest_fingerprint": lambda: fragment("digest_fingerprint", dialect)},
+        ).rstrip(),
         # the pair stages' parts that both engines share (sql/fragments/), so their rows agree by
         # construction; copy_rows, the groups of exact copies among `involved` as the copies stage and
         # `dedup add` store them, holds the fragments that define an exact copy and its shared bands
@@ -68,6 +76,23 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
         "verified_counts": lambda: fragment("verified_counts", dialect),
     }
     return values, fragments
+
+
+def shingle_rows(sketch: Sketch, dialect: str, documents: str) -> str:
+    """sql/fragments/shingle_rows.sql (or its dialect's) over the relation `documents`: DuckDB's reads
+    them in slices, one pipeline each, and a long document in pieces (sql/fragments/pieces_<type>.sql)."""
+    generated = engine_kind(dialect).generated
+    kind, k = sketch.shingle_type, sketch.shingle_size
+    return fragment(
+        "shingle_rows",
+        dialect,
+        documents=documents,
+        tokens=generated.tokens(kind, documents),
+        tokens_of_slices=generated.tokens(kind, "document_slices"),
+        pieces=fragment(f"pieces_{kind}", dialect, documents=documents),
+        tokens_of_pieces=generated.tokens(kind, "long_pieces"),
+        shingle_fingerprint=generated.shingle_fingerprint(k),
+    )
 
 
 def bound_fragment(sketch: Sketch, dialect: str, name: str) -> str:

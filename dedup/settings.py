@@ -20,6 +20,7 @@ from typing import Any
 from .banding import Banding, candidate_probability, choose_banding
 from .choices import EngineName, ExportKind, Keep, Method, PairsListed, Resolve, ShingleType, choose, values
 from .errors import UsageError
+from .frequency_cap import FrequencyCap
 from .hashing import DEFAULT_SEED
 from .keep_by import KeepBy
 from .names import check_name_length
@@ -112,7 +113,7 @@ STDOUT = Path("-")  # `--output -`: the pairs printed, as without --output
 # The options that define a run's result, recorded in its runs table (an index keeps them).
 RECORDED = (
     "threshold", "shingle_type", "shingle_size", "num_perm", "seed", "bands", "rows", "lines", "id_column",
-    "text_column", "include_hidden", "strip_html", "delimiter", "method", "follow_links", "keep_by",
+    "text_column", "include_hidden", "strip_html", "delimiter", "method", "follow_links", "keep_by", "max_shingle_df",
 )  # fmt: skip
 
 
@@ -177,6 +178,7 @@ class Sketch:
     method: Method = Method.lsh
     bands: int | None = None  # as given: None lets the threshold choose (banding)
     rows: int | None = None
+    max_shingle_df: str | None = None  # --max-shingle-df in its one spelling (FrequencyCap): None leaves every shingle
     banding: Banding = field(init=False)
 
     def __post_init__(self) -> None:
@@ -203,6 +205,13 @@ class Sketch:
         if not 0 <= self.seed < 2**63:
             raise UsageError(f"--seed must be between 0 and 2^63-1, got {self.seed}")
         set_(self, "banding", self._banding())
+        if self.max_shingle_df is not None:
+            set_(self, "max_shingle_df", str(FrequencyCap.parse(self.max_shingle_df)))
+
+    @property
+    def max_df(self) -> FrequencyCap | None:
+        """--max-shingle-df: the boilerplate stage's cap on a shingle's document frequency, or None."""
+        return None if self.max_shingle_df is None else FrequencyCap.parse(self.max_shingle_df)
 
     def _banding(self) -> Banding:
         bands, rows, num_perm = self.bands, self.rows, self.num_perm

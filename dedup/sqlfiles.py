@@ -22,7 +22,8 @@ from .statement import Statement
 
 PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 TEMPLATE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
-HEADER = re.compile(r"--\s*(stage|query|fragment|reads|writes|params|methods|batch|order|scope|counts|lean):\s*(.*)")
+HEADER_KEYS = "stage|query|fragment|reads|writes|params|methods|batch|order|scope|counts|lean|when"
+HEADER = re.compile(rf"--\s*({HEADER_KEYS}):\s*(.*)")
 CONTINUED = re.compile(r"--\s{4,}(\S.*)")
 
 Fragments = Mapping[str, str | Callable[[], str]]

@@ -75,6 +75,12 @@ class Stage:
         return self.header.get("lean", "").split("(")[0].strip() == "between copies"
 
     @property
+    def when(self) -> str | None:
+        """The option of the sketch without which the stage does not run ('when:' header): the
+        boilerplate stage runs only with --max-shingle-df. None: it always runs."""
+        return self.header.get("when")
+
+    @property
     def methods(self) -> tuple[str, ...] | None:
         """The --method values this stage runs for ('methods:' header); None means every method."""
         return tuple(self.header["methods"].split()) if "methods" in self.header else None
@@ -94,7 +100,9 @@ def pipeline_stages(sketch: Sketch) -> list[Stage]:
     return [
         s
         for s in all_stages()
-        if s.variant in (None, sketch.shingle_type, sketch.method) and (s.methods is None or sketch.method in s.methods)
+        if s.variant in (None, sketch.shingle_type, sketch.method)
+        and (s.methods is None or sketch.method in s.methods)
+        and (s.when is None or getattr(sketch, s.when) is not None)
     ]
 
 
@@ -103,8 +111,13 @@ def stage_names(scope: str | None = None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(s.name for s in all_stages() if scope is None or s.scope == scope))
 
 
+def optional_stages() -> tuple[str, ...]:
+    """The stages that run only with an option ('when:' header): an index may lack their tables."""
+    return tuple(dict.fromkeys(s.name for s in all_stages() if s.when is not None))
+
+
 # The relations a tokens fragment may read: our own fixed list, never user text.
-SHINGLE_SOURCES = ("documents", "document_slices", "chosen_documents")
+SHINGLE_SOURCES = ("documents", "document_slices", "chosen_documents", "distinct_texts")
 
 
 def shingle_text_fragments(shingle_type: str, k: int, documents: str = "chosen_documents") -> dict[str, str]:

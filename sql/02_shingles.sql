@@ -1,5 +1,5 @@
 -- stage:  shingles
--- reads:  documents(doc_id, norm)
+-- reads:  documents(doc_id, norm), boilerplate(fingerprint)   (boilerplate: with --max-shingle-df)
 -- writes: shingles(doc_id, fingerprint, h)
 -- params: $k, $long_bytes
 -- counts: shingles
@@ -7,7 +7,8 @@
 -- batch:  documents
 -- order:  any
 -- lean:   none  (recomputed from documents where a statement reads it: dedup.stages.Layout)
--- One row per distinct shingle of a document. A shingle is k consecutive tokens (code points or
+-- One row per distinct shingle of a document (sql/fragments/shingle_rows.sql), but those
+-- --max-shingle-df leaves out (sql/fragments/kept_*.sql). A shingle is k consecutive tokens (code points or
 -- words, by --shingle-type), defined with their fingerprints in sql/fragments/tokens_<type>.sql.
 -- Hash scheme v4: a shingle of tokens t_1 .. t_m has the fingerprint
 --     H = 0;  for each token t in order:  H = rotl64(H, 1) xor f(t)
@@ -21,7 +22,7 @@
 -- and a fingerprint equal to the one before it is left out: distinct per document inside the row,
 -- ~40 % less time than a distinct over every (doc_id, fingerprint) row (a hash table as large as
 -- the table), and the same rows.
--- The documents are read as four slices by doc_id (a UNION ALL): DuckDB parallelizes a table
+-- In sql/fragments/shingle_rows.sql: the documents are read as four slices by doc_id (a UNION ALL): DuckDB parallelizes a table
 -- scan by row groups of 122,880 rows, so a corpus (or a batch) of fewer documents is one row
 -- group, and its shingling would run on one thread. Each slice is a pipeline of its own; more
 -- slices cost ~12 ms of CPU each on a tiny corpus.
@@ -31,41 +32,9 @@
 -- path gives it, without its text as one list copied by every lambda (tests/test_long_documents.py).
 -- The first path reads it as empty (no tokens, no rows): a WHERE on its length there cost 1.6 s
 -- of 4.7 on 100k reviews (word 5), this `if` nothing measurable.
-with document_slices as (
-    select doc_id, if(strlen(norm) > $long_bytes, '', norm) as norm from documents where doc_id % 4 = 0
-    union all
-    select doc_id, if(strlen(norm) > $long_bytes, '', norm) as norm from documents where doc_id % 4 = 1
-    union all
-    select doc_id, if(strlen(norm) > $long_bytes, '', norm) as norm from documents where doc_id % 4 = 2
-    union all
-    select doc_id, if(strlen(norm) > $long_bytes, '', norm) as norm from documents where doc_id % 4 = 3
+with shingle_rows as (
+{{ shingle_rows }}
 ),
-tokens as (
-{{ tokens_of_slices }}
-),
-sorted as (
-    select doc_id, list_sort(list_transform(fps[1 : n - $k + 1], lambda x, i: {{ shingle_fingerprint }})) as fingerprints
-    from tokens
-),
-distinct_fingerprints as (
-    select doc_id, unnest(list_filter(fingerprints, lambda f, i: i = 1 or f <> fingerprints[i - 1])) as fingerprint
-    from sorted
-),
-long_pieces as (
-{{ pieces }}
-),
-long_tokens as (
-{{ tokens_of_pieces }}
-),
-long_fingerprints as (
-    select distinct doc_id, fingerprint
-    from (
-        select doc_id, unnest(list_transform(fps[1 : n - $k + 1], lambda x, i: {{ shingle_fingerprint }})) as fingerprint
-        from long_tokens
-    )
-)
+{{ kept_rows }}
 select doc_id, fingerprint, (fingerprint >> 32)::uinteger as h
-from distinct_fingerprints
-union all
-select doc_id, fingerprint, (fingerprint >> 32)::uinteger as h
-from long_fingerprints
+from kept_rows

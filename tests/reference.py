@@ -2,14 +2,17 @@
 
 Written from the documented definitions, not from the SQL: normalization, shingles, the
 fingerprints of hash scheme v4 (the cyclic polynomial of a shingle's token fingerprints: MD5 of a
-word, SplitMix64 of a code point), the permutation coefficients, MinHash signatures, banding and exact Jaccard.
+word, SplitMix64 of a code point), the permutation coefficients, MinHash signatures, banding and exact Jaccard;
+the shingle sets under --max-shingle-df (boilerplate left out) and the survivors.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import re
+from collections import Counter
 
 WHITESPACE = re.compile(r"\s+")  # Python's str semantics for whitespace (same set as str.split())
 WORD = re.compile(r"\w+")
@@ -108,6 +111,34 @@ def jaccard(a: set, b: set) -> float:
 def brute_force_pairs(docs: dict[object, str], k: int, threshold: float, kind: str = "char") -> dict[tuple, float]:
     """Every pair (id_a < id_b) with Jaccard >= threshold over 64-bit fingerprint sets."""
     sets = {doc_id: fingerprints(shingles(text, k, kind), kind) for doc_id, text in docs.items()}
+    result = {}
+    for a, b in itertools.combinations(sorted(sets), 2):
+        if sets[a] and sets[b]:
+            j = jaccard(sets[a], sets[b])
+            if j >= threshold:
+                result[(a, b)] = j
+    return result
+
+
+def capped_sets(
+    docs: dict[object, str], k: int, kind: str = "char", count: int | None = None, fraction: float | None = None
+) -> dict[object, set[int]]:
+    """Each document's fingerprint set under --max-shingle-df (a cap of `count` texts, or of the
+    `fraction` of the distinct texts): a shingle held by more distinct normalized texts than the cap
+    is left out of every set; a document that had shingles and is left with none has one instead,
+    the first 8 bytes of its normalized text's MD5 (little-endian), which only its copies share."""
+    raw = {doc: fingerprints(shingles(text, k, kind), kind) for doc, text in docs.items()}
+    norms = {doc: normalize(text) for doc, text in docs.items()}
+    distinct = {norms[doc]: raw[doc] for doc in docs}
+    frequency = Counter(fp for held in distinct.values() for fp in held)
+    cap = count if count is not None else math.floor(fraction * len(distinct))
+    left_out = {fp for fp, df in frequency.items() if df > cap}
+    sets = {doc: raw[doc] - left_out for doc in docs}
+    return {doc: sets[doc] if sets[doc] or not raw[doc] else {md5_u64(norms[doc])} for doc in docs}
+
+
+def set_pairs(sets: dict[object, set[int]], threshold: float) -> dict[tuple, float]:
+    """Every pair (id_a < id_b) of non-empty sets with Jaccard >= threshold."""
     result = {}
     for a, b in itertools.combinations(sorted(sets), 2):
         if sets[a] and sets[b]:

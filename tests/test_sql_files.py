@@ -37,9 +37,10 @@ NAME = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){0,2}"
 KEYWORDS = {"lateral", "unnest", "range", "select", "values"}
 
 
-def body_of(text: str, method: str = "exact") -> str:
+def body_of(text: str, method: str = "exact", path: str = "") -> str:
     """The statement without its comments, fragments filled (tokens by the char fragment, the
-    shared bands of two copies by `method`'s)."""
+    shared bands of two copies by `method`'s, a shingle's rows by the dialect of `path`'s)."""
+    dialect = "spark" if path.startswith("spark/") else "duckdb"
     tokens = read_sql("fragments/tokens_char.sql", "duckdb").text
     shared = {name: read_sql(f"fragments/{name}.sql", "duckdb").text for name in SHARED_FRAGMENTS}
     pieces = read_sql("fragments/pieces_char.sql", "duckdb").text
@@ -54,6 +55,9 @@ def body_of(text: str, method: str = "exact") -> str:
         "copy_shared_bands": read_sql(f"fragments/copy_shared_bands_{method}.sql", "duckdb").text,
         "copy_rows": read_sql("fragments/copy_rows.sql", "duckdb").text,
         "between_rows": read_sql("fragments/between_rows.sql", "duckdb").text,
+        "shingle_rows": read_sql("fragments/shingle_rows.sql", dialect).text,
+        "text_shingle_rows": read_sql("fragments/shingle_rows.sql", dialect).text,
+        "kept_rows": read_sql("fragments/kept_capped.sql", dialect).text,
         **shared,
     }
     filled = text
@@ -84,7 +88,7 @@ def used_parameter_families(sql: str) -> set[str]:
 
 def relations_read(body: str) -> set[str]:
     """Every relation after FROM or JOIN that is not a CTE of the statement itself."""
-    ctes = set(re.findall(rf"(?:with|,)\s*({NAME})\s+as\s*(?:materialized\s*)?\(", body))
+    ctes = set(re.findall(rf"(?:with|,|\A)\s*({NAME})\s+as\s*(?:materialized\s*)?\(", body))
     read = set(re.findall(rf"\b(?:from|join)\s+({NAME})", body))
     deleted = set(re.findall(rf"\bdelete from\s+({NAME})", body))  # a target, not a source
     return {name for name in read - ctes - deleted if name not in KEYWORDS}
@@ -110,14 +114,14 @@ def test_header_params_are_exactly_the_parameters_of_the_body(path):
     declared = set() if file.header["params"].startswith("(none)") else declared_parameters(file.header["params"])
     shares_bands = "{{ copy_shared_bands }}" in file.text or "{{ copy_rows }}" in file.text
     methods = ("lsh", "exact", "signature") if shares_bands else ("exact",)
-    used = set().union(*(used_parameter_families(body_of(file.text, method)) for method in methods))
+    used = set().union(*(used_parameter_families(body_of(file.text, method, path)) for method in methods))
     assert declared == used, path  # every parameter the statement may bind, by any method
 
 
 @pytest.mark.parametrize("path", [p for p in FILES if not p.startswith("fragments/")])
 def test_header_reads_every_relation_the_body_reads_and_only_those(path):
     file = read_sql(path, "duckdb")
-    body = body_of(file.text)
+    body = body_of(file.text, path=path)
     declared = declared_tables(file.header.get("reads", ""))
     read = relations_read(body) - helper_tables(file.text)  # a later section reads an earlier one
     assert set(declared) == read, path
@@ -132,7 +136,7 @@ def test_header_reads_every_relation_the_body_reads_and_only_those(path):
 @pytest.mark.parametrize("path", [p for p in FILES if not p.startswith("fragments/")])
 def test_header_writes_what_the_body_or_the_engine_writes(path):
     file = read_sql(path, "duckdb")
-    body = body_of(file.text)
+    body = body_of(file.text, path=path)
     declared = set(declared_tables(file.header.get("writes", "")))
     written = relations_written(body)
     if file.header.get("stage"):  # a stage is a query; the engine creates the table named for it
@@ -145,23 +149,30 @@ def test_header_writes_what_the_body_or_the_engine_writes(path):
 def test_every_stage_declares_the_scope_its_rows_have():
     """A stage of one document's rows (`scope: documents`: an added document runs it alone, a
     removed one's rows are deleted by doc_id) reads only such tables and writes a doc_id; a pair
-    stage (`scope: pairs`) writes doc_id_a and doc_id_b. The index commands trust these headers."""
-    from dedup.stages import all_stages, stage_names
+    stage (`scope: pairs`) writes doc_id_a and doc_id_b; a stage of the whole corpus (`scope:
+    corpus`, the boilerplate stage, which runs only with an option) writes no document's rows, and
+    a stage of one document's rows may read it (`dedup add` and `remove` then refuse). The index
+    commands trust these headers."""
+    from dedup.stages import all_stages, optional_stages, stage_names
 
     scopes = {}
     for stage in all_stages():
-        assert stage.scope in ("documents", "groups", "pairs"), stage.file
+        assert stage.scope in ("documents", "groups", "pairs", "corpus"), stage.file
+        assert stage.scope != "corpus" or stage.name in optional_stages(), stage.file
         scopes.setdefault(stage.name, stage.scope)
         assert scopes[stage.name] == stage.scope, f"{stage.file}: its variants declare another scope"
         (written,) = declared_tables(stage.header["writes"]).values()
-        if stage.scope in ("documents", "groups"):  # a group's rows: one a member, read from documents
+        if stage.scope == "corpus":
+            assert "doc_id" not in written and "doc_id_a" not in written, stage.file
+        elif stage.scope in ("documents", "groups"):  # a group's rows: one a member, read from documents
             assert "doc_id" in written and "doc_id_a" not in written, stage.file
             read = set(declared_tables(stage.header["reads"])) - {"raw_documents"}
-            assert read <= set(stage_names("documents")), f"{stage.file} reads a pair table"
+            assert read <= set(stage_names("documents") + stage_names("corpus")), f"{stage.file} reads a pair table"
         else:
             assert {"doc_id_a", "doc_id_b"} <= set(written), stage.file
     # the groups of copies before the pairs, which a lean database stores between them
-    assert stage_names() == (*stage_names("documents"), *stage_names("groups"), *stage_names("pairs"))
+    ordered = tuple(name for name in stage_names() if name not in stage_names("corpus"))
+    assert ordered == (*stage_names("documents"), *stage_names("groups"), *stage_names("pairs"))
 
 
 def test_every_count_of_a_run_is_the_rows_of_one_stage_of_each_method():

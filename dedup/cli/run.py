@@ -62,6 +62,15 @@ def run(
             help="Candidates: lsh (MinHash bands), signature (all signature pairs), exact (all pairs, prefix filter)."
         ),
     ] = Method.lsh,
+    max_shingle_df: Annotated[
+        Optional[str],
+        typer.Option(
+            metavar="N|F",
+            help="Leave out of every document's set each shingle that more than N distinct texts hold (20), or "
+            "more than the fraction F of them (0.01): boilerplate, before the MinHash and the exact Jaccard. "
+            "Identical texts count once and stay a pair; the left-out shingles are the boilerplate table.",
+        ),
+    ] = None,
     lines: Lines = False,
     ids_file: Annotated[
         Optional[Path],

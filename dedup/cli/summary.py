@@ -211,6 +211,13 @@ def print_summary(
         f"shingles: {s.shingles:,} ({sketch.shingle_type} {sketch.shingle_size}-grams)  "
         f"candidates: {s.candidates:,}  pairs: {s.pairs:,} (Jaccard >= {sketch.threshold}{found})"
     )
+    if sketch.max_df is not None:
+        left_out = next((stage.rows for stage in s.stages if stage.name == "boilerplate"), 0)
+        console.print(
+            f"boilerplate: {counted(left_out, 'shingle')} left out of every document's set, each held by "
+            f"{sketch.max_df.describe()} (--max-shingle-df {sketch.max_shingle_df}; the boilerplate table lists them)",
+            markup=False,
+        )
     probability = f"P(candidate | J = {sketch.threshold}) = {s.detection_probability:.4f}"
     if sketch.method == "lsh":
         console.print(

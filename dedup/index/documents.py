@@ -22,13 +22,16 @@ from ..records import check_finished, forget_stages, latest_run, record_change, 
 from ..runner import is_lean, run_staged, staging
 from ..settings import EngineOptions, Reading, Sketch
 from ..sqlfiles import quote_identifier
-from ..stages import Stage, all_stages, between_table, compile_stages, layout_of, not_kept, stage_names
+from ..stages import Stage, all_stages, between_table, compile_stages, layout_of, not_kept, optional_stages, stage_names
 from ..wording import counted
 from .clusters import update_clusters
 
 # The tables every index has: the stages' but those a lean index does not keep (dedup.stages.Layout)
 # and the groups of copies, which an index of a dedup before them does not have
-INDEX_TABLES = (*(name for name in stage_names() if name not in not_kept() + stage_names("groups")), "runs")
+INDEX_TABLES = (
+    *(name for name in stage_names() if name not in not_kept() + stage_names("groups") + optional_stages()),
+    "runs",
+)
 UNCHANGED = "interrupted; the index is unchanged"
 # The table of the groups of exact copies (sql/04_copies.sql), which `add` and `remove` keep up
 [GROUPS] = stage_names("groups")
@@ -66,6 +69,17 @@ def recorded_options(engine: Engine) -> Mapping[str, Any]:
 def index_sketch(engine: Engine) -> Sketch:
     """What defines the index's pairs, as its latest run made them (an add keeps it)."""
     return Sketch.recorded(recorded_options(engine))
+
+
+def check_changeable(sketch: Sketch, change: str) -> None:
+    """Refuse to add or remove documents of an index built with --max-shingle-df: a change moves the
+    document frequencies, and so which shingles are boilerplate in every document, old ones too."""
+    if sketch.max_df is not None:
+        raise DedupError(
+            f"cannot {change} documents: the index was built with --max-shingle-df {sketch.max_shingle_df}, and "
+            "a change of documents changes which shingles every document leaves out; run `dedup run` on the "
+            "new set of documents instead"
+        )
 
 
 def check_requested(sketch: Sketch, requested: Mapping[str, object]) -> None:
@@ -113,6 +127,7 @@ def add_documents(
     clock = time.perf_counter()
     options = recorded_options(engine)
     sketch, reading = Sketch.recorded(options), Reading.recorded(options, inputs)  # the index's, for the inputs
+    check_changeable(sketch, "add")
     check_requested(sketch, requested or {})
     corpus = read_inputs(reading, documents=documents)
     raw = corpus.to_arrow()
@@ -272,6 +287,7 @@ def _delete(engine: Engine, doc_ids: list[int]) -> None:
 def remove_documents(
     engine: Engine, ids: list[str], keep: Keep | str | None = None, resolve: Resolve | str | None = None
 ) -> int:
+    check_changeable(index_sketch(engine), "remove")
     found = doc_ids_of(engine, ids)
     missing = [i for i in ids if i not in found]
     if missing:

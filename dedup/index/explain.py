@@ -33,6 +33,9 @@ class Explanation:
     shared_examples: list[str] = field(default_factory=list)
     only_a_examples: list[str] = field(default_factory=list)
     only_b_examples: list[str] = field(default_factory=list)
+    max_shingle_df: str | None = None  # the index's --max-shingle-df
+    boilerplate_shared: int = 0  # shingles both documents hold that it left out of their sets
+    boilerplate_examples: list[tuple[str, int]] = field(default_factory=list)  # (shingle, distinct texts)
 
     def __str__(self) -> str:
         return format_explanation(self)
@@ -104,6 +107,7 @@ def explain_pair(engine: Engine, id_a: str, id_b: str, examples: int = 3) -> Exp
         probability_none=1.0 - banding.probability(jaccard),
         stage=_stage(engine, doc_a, doc_b, n_a, n_b, sketch.threshold, collided, sketch.method, estimate),
         method=sketch.method,
+        max_shingle_df=sketch.max_shingle_df,
     )
     _add_examples(engine, explanation, doc_a, doc_b, examples, sketch)
     return explanation
@@ -146,7 +150,7 @@ def _add_examples(
     examples: int,
     sketch: Sketch,
 ) -> None:
-    if examples <= 0:
+    if examples <= 0 and sketch.max_df is None:
         return
     values = {**parameter_values(sketch, engine.dialect), "doc_id_a": doc_a, "doc_id_b": doc_b}
     fragments = shingle_text_fragments(sketch.shingle_type, sketch.shingle_size)
@@ -155,6 +159,13 @@ def _add_examples(
     for doc_id, fingerprint, shingle in rows:
         texts[doc_id][fingerprint] = shingle
     a, b = texts[doc_a], texts[doc_b]
+    if sketch.max_df is not None:  # the texts hold every shingle; the sets, those the cap leaves
+        both = [str(f) for f in sorted(a.keys() & b.keys())]
+        left_out = engine.fetch_rows(engine.sql.query("explain_boilerplate", {"fingerprints": both}))
+        explanation.boilerplate_shared = len(left_out)
+        explanation.boilerplate_examples = [(a[f], df) for f, df in left_out[: max(examples, 0)]]
+        for f, _ in left_out:
+            del a[f], b[f]
     # In fingerprint order: a fixed, well-spread sample rather than the first lines of a text.
     explanation.shared_examples = [a[f] for f in sorted(a.keys() & b.keys())[:examples]]
     explanation.only_a_examples = [a[f] for f in sorted(a.keys() - b.keys())[:examples]]
@@ -187,4 +198,9 @@ def format_explanation(e: Explanation) -> str:
     ):
         if shingles:
             lines.append(f"{title}: " + ", ".join(repr(s) for s in shingles))
+    if e.max_shingle_df is not None:
+        left_out = f"{e.boilerplate_shared} shingles both hold, left out of their sets"
+        left_out += f" by --max-shingle-df {e.max_shingle_df}"
+        shown = ", ".join(f"{shingle!r} ({df:,} texts)" for shingle, df in e.boilerplate_examples)
+        lines.append(f"boilerplate: {left_out}" + (f": {shown}" if shown else ""))
     return "\n".join(lines)

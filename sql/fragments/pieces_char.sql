@@ -15,7 +15,7 @@
 -- document's, each once per start (tests/test_long_documents.py).
 with runs as (
     select doc_id, regexp_extract_all(norm, '(?s).{1,1000}') as runs
-    from documents
+    from {{ documents }}
     where strlen(norm) > $long_bytes
 ),
 pieces as (

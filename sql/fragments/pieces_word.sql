@@ -10,7 +10,7 @@
 -- document's only one (one shingle of all its words).
 with joined as (
     select doc_id, trim(regexp_replace(norm, '[^\p{L}\p{N}_]{2,}|[^\p{L}\p{N}_ ]', ' ', 'g')) as joined
-    from documents
+    from {{ documents }}
     where strlen(norm) > $long_bytes
 ),
 runs as (

@@ -1,5 +1,5 @@
 -- stage:  shingles
--- reads:  documents(doc_id, norm)
+-- reads:  documents(doc_id, norm), boilerplate(fingerprint)   (boilerplate: with --max-shingle-df)
 -- writes: shingles(doc_id, fingerprint, h)
 -- params: $k
 -- spark-conf: spark.sql.ansi.enabled=false
@@ -15,22 +15,9 @@
 -- * Distinct per document inside the row: array_distinct drops the repeated fingerprints. A
 --   row-level distinct shuffled every shingle occurrence (9.6 M rows, 153 MiB on the
 --   20,000-document medium workload) and cost ~2.5x the CPU.
-with tokens as (
-{{ tokens }}
+with shingle_rows as (
+{{ shingle_rows }}
 ),
-shingles as (
-    select
-        doc_id,
-        if(
-            size(fps) <= $k,
-            array(aggregate(fps, cast(0 as bigint), (h, f) -> (shiftleft(h, 1) | shiftrightunsigned(h, 63)) ^ f)),
-            transform(sequence(0, size(fps) - $k), i -> {{ shingle_fingerprint }})
-        ) as fingerprints
-    from tokens
-),
-fingerprints as (
-    select doc_id, explode(array_distinct(fingerprints)) as fingerprint
-    from shingles
-)
+{{ kept_rows }}
 select doc_id, fingerprint, shiftrightunsigned(fingerprint, 32) as h
-from fingerprints
+from kept_rows

@@ -1,0 +1,25 @@
+-- fragment: kept_capped (the shingles stage's rows with --max-shingle-df)
+-- reads:    shingle_rows(doc_id, fingerprint)   (a CTE of sql/02_shingles.sql), boilerplate(fingerprint), documents(doc_id, norm)
+-- params:   (none)
+-- A document's shingles but those of the boilerplate table (sql/02_boilerplate.sql: held by more
+-- distinct texts than the cap). A document that had shingles and is left with none has one in
+-- their place, standing for its whole normalized text: the first 8 bytes of its MD5, read
+-- little-endian (as a word's fingerprint is, sql/fragments/tokens_word.sql). Its exact copies have
+-- the same one, so they stay a pair (Jaccard 1), and no other document has it (up to a collision
+-- of 64-bit fingerprints, as for any shingle): it pairs with nothing else, never by emptiness.
+-- `flagged` is materialized: read twice, it would shingle the documents twice.
+flagged as materialized (
+    select r.doc_id, r.fingerprint, b.fingerprint is not null as left_out
+    from shingle_rows as r
+    left join boilerplate as b on b.fingerprint = r.fingerprint
+),
+emptied as (
+    select doc_id from flagged group by doc_id having bool_and(left_out)
+),
+kept_rows as (
+    select doc_id, fingerprint from flagged where not left_out
+    union all
+    select d.doc_id, (md5_number(d.norm) & 18446744073709551615::uhugeint)::ubigint as fingerprint
+    from documents as d
+    semi join emptied as e on e.doc_id = d.doc_id
+)
