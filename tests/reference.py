@@ -129,12 +129,21 @@ def capped_sets(
     the first 8 bytes of its normalized text's MD5 (little-endian), which only its copies share."""
     raw = {doc: fingerprints(shingles(text, k, kind), kind) for doc, text in docs.items()}
     norms = {doc: normalize(text) for doc, text in docs.items()}
-    distinct = {norms[doc]: raw[doc] for doc in docs}
+    left_out = boilerplate(docs, k, kind, count, fraction)
+    sets = {doc: raw[doc] - left_out.keys() for doc in docs}
+    return {doc: sets[doc] if sets[doc] or not raw[doc] else {md5_u64(norms[doc])} for doc in docs}
+
+
+def boilerplate(
+    docs: dict[object, str], k: int, kind: str = "char", count: int | None = None, fraction: float | None = None
+) -> dict[int, int]:
+    """The shingles --max-shingle-df leaves out, by fingerprint, with their document frequency: the
+    number of distinct normalized texts holding them, above the cap (`count`, or floor(`fraction` x
+    the number of distinct texts))."""
+    distinct = {normalize(text): fingerprints(shingles(text, k, kind), kind) for text in docs.values()}
     frequency = Counter(fp for held in distinct.values() for fp in held)
     cap = count if count is not None else math.floor(fraction * len(distinct))
-    left_out = {fp for fp, df in frequency.items() if df > cap}
-    sets = {doc: raw[doc] - left_out for doc in docs}
-    return {doc: sets[doc] if sets[doc] or not raw[doc] else {md5_u64(norms[doc])} for doc in docs}
+    return {fp: df for fp, df in frequency.items() if df > cap}
 
 
 def set_pairs(sets: dict[object, set[int]], threshold: float) -> dict[tuple, float]:

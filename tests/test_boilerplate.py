@@ -3,14 +3,21 @@ document's set, and the pairs of both methods, on hand-made texts and hypothesis
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import duckdb
 import pytest
 import reference
-from helpers import load_documents, rows, run_stages, sketch_for
+from helpers import load_documents, run_stages, sketch_for
+from helpers import rows as con_rows
 from hypothesis import given
 from hypothesis import strategies as st
+from indexing import make_index, rows, write_jsonl
+from typer.testing import CliRunner
 
 import dedup
+from dedup.cli import app
 from dedup.errors import UsageError
 from dedup.frequency_cap import FrequencyCap
 
@@ -31,7 +38,7 @@ def sql_sets(texts: list[str], kind: str, k: int, cap: str) -> dict[int, set[int
     load_documents(con, texts, sketch)
     run_stages(con, sketch, until="shingles", start="boilerplate")
     result: dict[int, set[int]] = {i: set() for i in range(1, len(texts) + 1)}
-    for doc_id, fp in rows(con, "select d.id, s.fingerprint from shingles s join documents d using (doc_id)"):
+    for doc_id, fp in con_rows(con, "select d.id, s.fingerprint from shingles s join documents d using (doc_id)"):
         result[doc_id].add(fp)
     con.close()
     return result
@@ -53,6 +60,7 @@ HAND_MADE = [
 def test_hand_made_capped_sets_equal_reference(kind, k, cap):
     expected = reference.capped_sets(dict(enumerate(HAND_MADE, 1)), k, kind, **cap_of(cap))
     assert sql_sets(HAND_MADE, kind, k, cap) == expected
+    assert reference.boilerplate(dict(enumerate(HAND_MADE, 1)), k, kind, **cap_of(cap))  # the cap leaves some out
 
 
 @given(texts=texts, k=st.integers(1, 3), kind=st.sampled_from(["char", "word"]), cap=caps)
@@ -68,7 +76,7 @@ def test_the_boilerplate_table_holds_each_left_out_shingle_with_its_document_fre
     load_documents(con, docs, sketch)
     run_stages(con, sketch, until="boilerplate", start="boilerplate")
     expected = reference.fingerprints({"a b"}, "word")
-    assert rows(con, "select fingerprint, df from boilerplate") == [(fp, 3) for fp in expected]
+    assert con_rows(con, "select fingerprint, df from boilerplate") == [(fp, 3) for fp in expected]
 
 
 @given(
@@ -117,3 +125,75 @@ def test_a_cap_has_one_spelling():
     assert sketch_for(max_shingle_df=20).max_shingle_df == "20"
     assert sketch_for(max_shingle_df=" 0.010 ").max_shingle_df == "0.01"
     assert sketch_for().max_df is None
+
+
+LICENCE = "permission is hereby granted free of charge to any person obtaining a copy of this software"
+PROJECTS = {
+    **{
+        f"mit-{n}": f"project {name} by {name} authors. {LICENCE}"
+        for n, name in enumerate(["ant", "bee", "cat", "dog"])
+    },
+    "fork-a": f"the fox library parses json quickly and well. {LICENCE}",
+    "fork-b": f"the fox library parses json quickly and well! {LICENCE}",
+    "copy-1": LICENCE,
+    "copy-2": LICENCE,
+}
+
+
+@pytest.fixture(scope="module")
+def capped(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("capped")
+    return make_index(folder, PROJECTS, "capped", "--threshold", "0.5", "--shingle-type", "word", "-k", "3",
+                      "--max-shingle-df", "3")  # fmt: skip
+
+
+def test_a_capped_index_keeps_the_left_out_shingles_and_its_pairs_equal_the_reference(capped):
+    sets = reference.capped_sets(PROJECTS, 3, "word", count=3)
+    expected = reference.set_pairs(sets, 0.5)
+    got = dict(
+        ((a, b), j) for a, b, j in rows(capped, "select least(id_a, id_b), greatest(id_a, id_b), jaccard from pairs")
+    )
+    assert got == {(min(a, b), max(a, b)): j for (a, b), j in expected.items()}
+    assert ("copy-1", "copy-2") in got and ("fork-a", "fork-b") in got  # and the licence joins no project
+    left_out = reference.boilerplate(PROJECTS, 3, "word", count=3)
+    assert set(rows(capped, "select fingerprint, df from boilerplate")) == set(left_out.items())
+    licence = reference.fingerprints(reference.shingles(LICENCE, 3, "word"), "word")
+    assert {left_out[fp] for fp in licence} == {7}  # four projects, the fork (twice: not copies), the copies once
+
+
+def test_the_summary_counts_the_left_out_shingles(tmp_path):
+    table = write_jsonl(tmp_path / "docs.jsonl", PROJECTS)
+    result = CliRunner().invoke(app, ["run", str(table), "--shingle-type", "word", "-k", "3", "--max-shingle-df", "3"])
+    assert result.exit_code == 0, result.stderr
+    assert "boilerplate: 15 shingles left out of every document's set, each held by more than 3 distinct texts" in (
+        result.stderr
+    )
+
+
+def test_explain_names_the_shared_shingles_left_out(capped):
+    result = CliRunner().invoke(app, ["explain", str(capped), "mit-0", "mit-1"])
+    assert result.exit_code == 0, result.stderr
+    assert "boilerplate: 15 shingles both hold, left out of their sets by --max-shingle-df 3: " in result.stdout
+    assert "(7 texts)" in result.stdout
+    assert "shared: 0 " in result.stdout  # what is left of their sets shares nothing
+
+
+def test_the_report_lists_the_left_out_shingles_with_their_document_frequency(capped, tmp_path):
+    page = tmp_path / "report.html"
+    result = CliRunner().invoke(app, ["report", str(capped), "-o", str(page)])
+    assert result.exit_code == 0, result.stderr
+    html = page.read_text(encoding="utf-8")
+    assert "Boilerplate left out: --max-shingle-df 3" in html
+    shown = re.findall(r'<td class="num">(\d+)</td><td><code>([^<]*)</code>', html)
+    licence = LICENCE.split()
+    windows = {" ".join(licence[i : i + 3]) for i in range(len(licence) - 2)}
+    assert len(shown) == 10 and all(df == "7" and shingle in windows for df, shingle in shown)  # the top 10
+
+
+@pytest.mark.parametrize("command", ["add", "remove"])
+def test_add_and_remove_refuse_a_capped_index_in_one_line(capped, tmp_path, command):
+    argument = write_jsonl(tmp_path / "new.jsonl", {"new": "a new text"}) if command == "add" else "mit-0"
+    result = CliRunner().invoke(app, [command, str(capped), str(argument)])
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1
+    assert f"cannot {command} documents: the index was built with --max-shingle-df 3" in result.stderr

@@ -42,8 +42,9 @@ def write_table(path: Path, docs: dict[str, str]) -> Path:
         {"threshold": 0.5},
         {"threshold": 0.5, "shingle_type": "word", "shingle_size": 3, "method": "exact"},
         {"threshold": 0.3, "shingle_size": 5, "method": "signature", "num_perm": 64},
+        {"threshold": 0.5, "shingle_type": "word", "shingle_size": 3, "max_shingle_df": 4},
     ],
-    ids=["lsh-char9", "exact-word3", "signature-char5"],
+    ids=["lsh-char9", "exact-word3", "signature-char5", "capped-word3"],
 )
 def test_bundled_clough(spark, tmp_path, options):
     counts = check(spark, tmp_path, (REPO / "data" / "clough",), **options)
@@ -72,8 +73,9 @@ def test_shared_corpora(spark, tmp_path, corpus, options):
         {"threshold": 0.5, "shingle_size": 3},
         {"threshold": 0.5, "shingle_type": "word", "shingle_size": 2, "method": "exact"},
         {"threshold": 0.4, "shingle_size": 4, "method": "signature"},
+        {"threshold": 0.5, "shingle_size": 3, "method": "exact", "max_shingle_df": "0.2"},
     ],
-    ids=["lsh-char3", "exact-word2", "signature-char4"],
+    ids=["lsh-char3", "exact-word2", "signature-char4", "capped-exact-char3"],
 )
 def test_traps_corpus(spark, tmp_path, options):
     counts = check(spark, tmp_path, (write_table(tmp_path / "traps.parquet", traps_corpus()),), **options)

@@ -21,8 +21,10 @@ from .data import gather
 from .page import write
 
 # The buckets section's query, whose tables (band_hashes) only `--method lsh` leaves; every method
-# leaves those of the others (their `reads:` headers).
+# leaves those of the others (their `reads:` headers) but the boilerplate table, which only a run
+# with --max-shingle-df leaves (dedup.html_report.data reads it where it is).
 BUCKETS = "report_largest_buckets"
+OPTIONAL = (BUCKETS, "report_boilerplate")
 
 
 def check_report_name(output: Path) -> None:
@@ -35,7 +37,7 @@ def check_report_name(output: Path) -> None:
 
 def report_tables(engine: Engine) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The tables the report needs, and those its buckets section needs."""
-    queries = [name for name in query_paths() if name.startswith("report_") and name != BUCKETS]
+    queries = [name for name in query_paths() if name.startswith("report_") and name not in OPTIONAL]
     return engine.sql.tables_needed(*queries), engine.sql.tables_needed(BUCKETS)
 
 

@@ -20,6 +20,7 @@ from ..index.documents import index_sketch
 from ..runner import recomputed
 from ..sqlfiles import quote_identifier
 from ..sqltext import equal_minhash_count
+from ..stages import shingle_text_fragments
 
 HISTOGRAM_WIDTH = 0.02  # Jaccard bins of the histogram, aligned on the threshold
 SAMPLE_BINS = 20  # the similarity range is cut in this many bins to sample pairs across it
@@ -28,6 +29,7 @@ MEMBERS = 12  # ids listed per cluster or bucket
 MAX_ID = 200  # characters of an id shown
 ID_KEYS = frozenset({"id", "id_a", "id_b", "survivor", "survivor_id", "member_ids", "source", "example"})
 NEAR = 0.05  # "just below the threshold": Jaccard in [threshold - NEAR, threshold)
+BOILERPLATE_SCAN = 5000  # documents whose shingles name the left-out shingles (report_boilerplate.sql)
 
 
 def fetch(
@@ -123,6 +125,16 @@ class Bucket:
 
 
 @dataclass
+class LeftOut:
+    """A shingle --max-shingle-df left out: its document frequency (distinct texts), its fingerprint
+    and its text (None when none of the documents scanned holds it)."""
+
+    df: int
+    fingerprint: int
+    shingle: str | None
+
+
+@dataclass
 class ReportData:
     db: Path
     runs: list[Run]
@@ -139,6 +151,7 @@ class ReportData:
     risky: list[dict[str, Any]]  # the riskiest removals: id, survivor, jaccard, cluster_size
     buckets: list[Bucket]
     cluster_sizes: list[tuple[int, int]]  # (size, clusters)
+    left_out: list[LeftOut]  # the shingles --max-shingle-df left out, the most frequent first
 
     @property
     def later_runs(self) -> list[Run]:
@@ -242,6 +255,12 @@ def gather(engine: Engine, db: Path, top: int, sample_pairs: int, buckets: bool 
         clusters.append(Cluster(**head, pair=pair))
     built_by = kept_by(engine)
     rule = built_by.recorded() if built_by is not None else {"keep": "first", "resolve": "verified"}
+    left_out = []
+    if engine.has_table("boilerplate"):  # a run with --max-shingle-df
+        sketch = index_sketch(engine)
+        values = {"k": sketch.shingle_size, "top": max(top, 0), "scan": BOILERPLATE_SCAN}
+        fragments = shingle_text_fragments(sketch.shingle_type, sketch.shingle_size)
+        left_out = [LeftOut(**row) for row in fetch(engine, "report_boilerplate", values, fragments)]
     largest_buckets = []
     if buckets:
         values = {"top": max(top, 0), "scan": max(top, 0) * banding.bands, "members": MEMBERS, "max_chars": MAX_CHARS}
@@ -265,5 +284,6 @@ def gather(engine: Engine, db: Path, top: int, sample_pairs: int, buckets: bool 
         rule=rule,
         risky=fetch(engine, "report_risky_removals", {"top": max(top, 0)}),
         buckets=largest_buckets,
+        left_out=left_out,
         cluster_sizes=[(int(r["size"]), int(r["clusters"])) for r in fetch(engine, "report_cluster_sizes")],
     )

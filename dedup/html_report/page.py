@@ -105,6 +105,8 @@ def render(data: ReportData) -> str:
         one_per_component=totals["clustered_documents"] - totals["clusters"],
         sample=[pair_view(pair) for pair in data.pair_sample],
         buckets=buckets,
+        left_out=data.left_out,
+        max_shingle_df=data.options.get("max_shingle_df"),
         members=MEMBERS,
         cluster_chart=charts.cluster_size_chart(data.cluster_sizes),
         cluster_sizes_shown=data.cluster_sizes[:SIZES_LISTED],

@@ -1,7 +1,10 @@
 -- fragment: shingle_rows (a document's distinct shingle fingerprints, before any is left out)
 -- reads:    documents(doc_id, norm)   (or the relation the tokens fragment reads: the distinct texts)
 -- params:   $k
+-- spark-conf: spark.sql.ansi.enabled=false
 -- dialect: spark. Why it differs from sql/fragments/shingle_rows.sql: sql/spark/02_shingles.sql says.
+-- The statement that includes it (the shingles and boilerplate stages) runs with ANSI mode off, so
+-- that the character tokens' SplitMix64 products wrap (sql/spark/fragments/tokens_char.sql).
 with tokens as (
 {{ tokens }}
 ),

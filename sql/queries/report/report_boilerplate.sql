@@ -1,0 +1,32 @@
+-- query:  report_boilerplate (the shingles --max-shingle-df left out, the most frequent first)
+-- reads:  boilerplate(fingerprint, df), documents(doc_id, norm)
+-- params: $k, $top, $scan
+-- The $top rows of the boilerplate table by document frequency, each with its text where one of
+-- the first $scan documents holds it (NULL otherwise): only fingerprints are stored, so the texts
+-- are recomputed from those documents' tokens as sql/queries/index/shingle_texts.sql does. A
+-- shingle left out is held by more texts than the cap, so the most frequent are found among few
+-- documents; the scan bounds the report's cost on a large index.
+with top as (
+    select fingerprint, df from boilerplate order by df desc, fingerprint limit $top
+),
+chosen_documents as (
+    select doc_id, norm from documents order by doc_id limit $scan
+),
+tokens as (
+{{ tokens }}
+),
+windows as (
+    select
+        doc_id,
+        {{ shingle_windows }}
+    from tokens
+),
+texts as (
+    select {{ window_fingerprint }} as fingerprint, min({{ shingle_text }}) as shingle
+    from windows
+    group by all
+)
+select t.df, t.fingerprint, x.shingle
+from top as t
+left join texts as x on x.fingerprint = t.fingerprint
+order by t.df desc, t.fingerprint
