@@ -197,3 +197,22 @@ def test_add_and_remove_refuse_a_capped_index_in_one_line(capped, tmp_path, comm
     assert result.exit_code == 1
     assert result.stderr.count("\n") == 1
     assert f"cannot {command} documents: the index was built with --max-shingle-df 3" in result.stderr
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_a_query_text_leaves_out_what_the_index_left_out(capped, tmp_path, exact):
+    """The query's stages read the index's boilerplate table: a text of the index finds what its
+    document's pairs are (a boilerplate stage of its own, over the query alone, left out nothing
+    with a count, and every shingle with a fraction)."""
+    query = tmp_path / "query.txt"
+    query.write_text(PROJECTS["fork-a"], encoding="utf-8")
+    result = CliRunner().invoke(
+        app,
+        ["query", str(capped), "--file", str(query), "--min-jaccard", "0.1", "--format", "csv", *(["--exact"] * exact)],
+    )
+    assert result.exit_code == 0, result.stderr
+    sets = reference.capped_sets(PROJECTS, 3, "word", count=3)
+    expected = {doc: reference.jaccard(sets["fork-a"], held) for doc, held in sets.items()}
+    found = {line.split(",")[0]: float(line.split(",")[1]) for line in result.stdout.splitlines()[1:]}
+    assert found == {doc: j for doc, j in expected.items() if j >= 0.1}
+    assert set(found) == {"fork-a", "fork-b"}

@@ -256,8 +256,8 @@ def gather(engine: Engine, db: Path, top: int, sample_pairs: int, buckets: bool 
     built_by = kept_by(engine)
     rule = built_by.recorded() if built_by is not None else {"keep": "first", "resolve": "verified"}
     left_out = []
-    if engine.has_table("boilerplate"):  # a run with --max-shingle-df
-        sketch = index_sketch(engine)
+    sketch = index_sketch(engine)
+    if sketch.max_df is not None:  # the run left out boilerplate: its table lists it
         values = {"k": sketch.shingle_size, "top": max(top, 0), "scan": BOILERPLATE_SCAN}
         fragments = shingle_text_fragments(sketch.shingle_type, sketch.shingle_size)
         left_out = [LeftOut(**row) for row in fetch(engine, "report_boilerplate", values, fragments)]

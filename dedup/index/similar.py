@@ -68,7 +68,7 @@ def query_index(
             with recomputed(engine, sketch, ("query_stored_shingles",), (exclude,)):
                 fingerprints = engine.fetch_arrow(engine.sql.query("query_stored_shingles", {"doc_id": exclude}))
         else:
-            buckets = _query_buckets(scratch, sketch, text)
+            buckets = _query_buckets(engine, scratch, sketch, text)
             fingerprints = scratch.fetch_arrow(scratch.sql.query("query_shingles"))
         if fingerprints.num_rows == 0:  # an empty answer would read as "nothing similar"
             what = f"document {doc_id!r}" if doc_id is not None else "the query text"
@@ -84,7 +84,7 @@ def query_index(
         candidates = engine.fetch_arrow(probe)
         engine.unregister("query_buckets")
         texts = _texts(engine, candidates.column("doc_id").to_pylist())
-        jaccard = _jaccard(scratch, sketch, text, texts)
+        jaccard = _jaccard(engine, scratch, sketch, text, texts)
     finally:
         scratch.close()
     engine.register_arrow("query_candidates", candidates)
@@ -145,22 +145,26 @@ def _raw(ids: list[int], texts: list[str]) -> pa.Table:
     )
 
 
-def _run_for(scratch: Engine, sketch: Sketch, raw: pa.Table, *wanted: str) -> None:
+def _run_for(engine: Engine, scratch: Engine, sketch: Sketch, raw: pa.Table, *wanted: str) -> None:
     """Run the stages on `raw` in the scratch database until they made the tables that the
-    queries `wanted` read."""
+    queries `wanted` read. A stage of the whole corpus (the boilerplate stage) is the index's, not
+    one of the query's few documents: its table is read from the index."""
     needed = set(scratch.sql.tables_needed(*wanted))
     steps = []
     for stage, statement in compile_stages(sketch, scratch.dialect):
         if not needed:
             break
-        steps.append((stage, statement))
+        if stage.scope == "corpus":
+            scratch.register_arrow(stage.name, engine.fetch_arrow(engine.sql.query(f"query_{stage.name}")))
+        else:
+            steps.append((stage, statement))
         needed.discard(stage.name)
     scratch.register_arrow("raw_documents", raw)
     run_steps(scratch, steps)
 
 
-def _query_buckets(scratch: Engine, sketch: Sketch, text: str) -> pa.Table:
-    _run_for(scratch, sketch, _raw([QUERY], [text]), "query_buckets", "query_shingles")
+def _query_buckets(engine: Engine, scratch: Engine, sketch: Sketch, text: str) -> pa.Table:
+    _run_for(engine, scratch, sketch, _raw([QUERY], [text]), "query_buckets", "query_shingles")
     return scratch.fetch_arrow(scratch.sql.query("query_buckets"))
 
 
@@ -172,10 +176,10 @@ def _texts(engine: Engine, doc_ids: list[int]) -> pa.Table:
         engine.unregister("wanted_doc_ids")
 
 
-def _jaccard(scratch: Engine, sketch: Sketch, text: str, texts: pa.Table) -> pa.Table:
+def _jaccard(engine: Engine, scratch: Engine, sketch: Sketch, text: str, texts: pa.Table) -> pa.Table:
     """Exact Jaccard of the query with each candidate, from shingles recomputed by the stage SQL."""
     if texts.num_rows == 0:
         return pa.table({"doc_id": pa.array([], pa.int64()), "jaccard": pa.array([], pa.float64())})
     ids = [QUERY, *texts.column("doc_id").to_pylist()]
-    _run_for(scratch, sketch, _raw(ids, [text, *texts.column("text").to_pylist()]), "query_jaccard")
+    _run_for(engine, scratch, sketch, _raw(ids, [text, *texts.column("text").to_pylist()]), "query_jaccard")
     return scratch.fetch_arrow(scratch.sql.query("query_jaccard", {"query": QUERY}))
