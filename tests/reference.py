@@ -110,14 +110,7 @@ def jaccard(a: set, b: set) -> float:
 
 def brute_force_pairs(docs: dict[object, str], k: int, threshold: float, kind: str = "char") -> dict[tuple, float]:
     """Every pair (id_a < id_b) with Jaccard >= threshold over 64-bit fingerprint sets."""
-    sets = {doc_id: fingerprints(shingles(text, k, kind), kind) for doc_id, text in docs.items()}
-    result = {}
-    for a, b in itertools.combinations(sorted(sets), 2):
-        if sets[a] and sets[b]:
-            j = jaccard(sets[a], sets[b])
-            if j >= threshold:
-                result[(a, b)] = j
-    return result
+    return set_pairs({doc_id: fingerprints(shingles(text, k, kind), kind) for doc_id, text in docs.items()}, threshold)
 
 
 def capped_sets(
