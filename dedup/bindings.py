@@ -9,7 +9,7 @@ from .engines import lowercase
 from .engines.kinds import engine_kind
 from .hashing import bucket_constants, permutation_coefficients
 from .settings import Sketch
-from .sqlfiles import Fragments, fill, fragment, read_sql
+from .sqlfiles import Fragments, fragment
 
 # The Spark candidates stage spreads a band bucket of more documents than this over several tasks
 # (sql/spark/05_candidates.sql); DuckDB's stage does not use it.
@@ -51,16 +51,17 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
         "equal_minhash_count": lambda: sqltext.equal_minhash_count(sketch.num_perm),
         "tokens": lambda: generated.tokens(kind, "documents"),
         "shingle_fingerprint": lambda: generated.shingle_fingerprint(k),
-        # a document's shingles (sql/fragments/shingle_rows.sql): the shingles stage's, and the
-        # boilerplate stage's over one document per distinct text (sql/02_boilerplate.sql)
-        "shingle_rows": lambda: shingle_rows(sketch, dialect, "documents"),
-        "text_shingle_rows": lambda: shingle_rows(sketch, dialect, "distinct_texts"),
-        # which of them the shingles stage keeps: every one, or those --max-shingle-df leaves
-        # (Spark's takes a text's MD5 as its tokens do: sql/spark/fragments/digest_fingerprint.sql)
-        "kept_rows": lambda: fill(
-            read_sql(f"fragments/kept_{'all' if sketch.max_df is None else 'capped'}.sql", dialect).text,
-            {"digest_fingerprint": lambda: fragment("digest_fingerprint", dialect)},
-        ).rstrip(),
+        # every distinct shingle of a document (sql/fragments/shingle_rows.sql): the all_shingles
+        # stage's rows (sql/02_all_shingles.sql), made with --max-shingle-df only
+        "shingle_rows": lambda: shingle_rows(sketch, dialect),
+        # the shingles stage's rows: every shingle, made there, or with --max-shingle-df those of the
+        # all_shingles stage that it leaves (Spark's takes a text's MD5 as its tokens do:
+        # sql/spark/fragments/digest_fingerprint.sql)
+        "kept_rows": lambda: (
+            fragment("kept_all", dialect, shingle_rows=lambda: shingle_rows(sketch, dialect))
+            if sketch.max_df is None
+            else fragment("kept_capped", dialect, digest_fingerprint=lambda: fragment("digest_fingerprint", dialect))
+        ),
         # the pair stages' parts that both engines share (sql/fragments/), so their rows agree by
         # construction; copy_rows, the groups of exact copies among `involved` as the copies stage and
         # `dedup add` store them, holds the fragments that define an exact copy and its shared bands
@@ -78,7 +79,7 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
     return values, fragments
 
 
-def shingle_rows(sketch: Sketch, dialect: str, documents: str) -> str:
+def shingle_rows(sketch: Sketch, dialect: str, documents: str = "documents") -> str:
     """sql/fragments/shingle_rows.sql (or its dialect's) over the relation `documents`: DuckDB's reads
     them in slices, one pipeline each, and a long document in pieces (sql/fragments/pieces_<type>.sql)."""
     generated = engine_kind(dialect).generated

@@ -159,7 +159,7 @@ def query_paths() -> dict[str, str]:
     return paths
 
 
-def fragment(name: str, dialect: str, **fragments: str) -> str:
+def fragment(name: str, dialect: str, **fragments: str | Callable[[], str]) -> str:
     """The text of sql/fragments/<name>.sql, its own fragments filled (a piece of another statement)."""
     return fill(read_sql(f"fragments/{name}.sql", dialect).text, fragments).rstrip()
 

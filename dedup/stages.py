@@ -117,7 +117,7 @@ def optional_stages() -> tuple[str, ...]:
 
 
 # The relations a tokens fragment may read: our own fixed list, never user text.
-SHINGLE_SOURCES = ("documents", "document_slices", "chosen_documents", "distinct_texts")
+SHINGLE_SOURCES = ("documents", "document_slices", "chosen_documents")
 
 
 def shingle_text_fragments(shingle_type: str, k: int, documents: str = "chosen_documents") -> dict[str, str]:

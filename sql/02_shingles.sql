@@ -1,5 +1,5 @@
 -- stage:  shingles
--- reads:  documents(doc_id, norm), boilerplate(fingerprint)   (boilerplate: with --max-shingle-df)
+-- reads:  documents(doc_id, norm), all_shingles(doc_id, fingerprint), boilerplate(fingerprint)   (the last two: with --max-shingle-df)
 -- writes: shingles(doc_id, fingerprint, h)
 -- params: $k, $long_bytes
 -- counts: shingles
@@ -7,7 +7,8 @@
 -- batch:  documents
 -- order:  any
 -- lean:   none  (recomputed from documents where a statement reads it: dedup.stages.Layout)
--- One row per distinct shingle of a document (sql/fragments/shingle_rows.sql), but those
+-- One row per distinct shingle of a document (sql/fragments/shingle_rows.sql; with
+-- --max-shingle-df the all_shingles stage made them, sql/02_all_shingles.sql), but those
 -- --max-shingle-df leaves out (sql/fragments/kept_*.sql). A shingle is k consecutive tokens (code points or
 -- words, by --shingle-type), defined with their fingerprints in sql/fragments/tokens_<type>.sql.
 -- Hash scheme v4: a shingle of tokens t_1 .. t_m has the fingerprint
@@ -32,9 +33,6 @@
 -- path gives it, without its text as one list copied by every lambda (tests/test_long_documents.py).
 -- The first path reads it as empty (no tokens, no rows): a WHERE on its length there cost 1.6 s
 -- of 4.7 on 100k reviews (word 5), this `if` nothing measurable.
-with shingle_rows as (
-{{ shingle_rows }}
-),
-{{ kept_rows }}
+with {{ kept_rows }}
 select doc_id, fingerprint, (fingerprint >> 32)::uinteger as h
 from kept_rows

@@ -139,6 +139,21 @@ def boilerplate(
     return {fp: df for fp, df in frequency.items() if df > cap}
 
 
+def mostly_boilerplate(
+    docs: dict[object, str], k: int, kind: str = "char", count: int | None = None, fraction: float | None = None
+) -> dict[object, tuple[int, int]]:
+    """The documents more than half of whose distinct shingles the cap leaves out: (their shingles,
+    those left out)."""
+    left_out = boilerplate(docs, k, kind, count, fraction)
+    result = {}
+    for key, text in docs.items():
+        held = fingerprints(shingles(text, k, kind), kind)
+        lost = sum(fp in left_out for fp in held)
+        if 2 * lost > len(held):
+            result[key] = (len(held), lost)
+    return result
+
+
 def set_pairs(sets: dict[object, set[int]], threshold: float) -> dict[tuple, float]:
     """Every pair (id_a < id_b) of non-empty sets with Jaccard >= threshold."""
     result = {}

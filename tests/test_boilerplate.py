@@ -17,6 +17,7 @@ from indexing import make_index, rows, write_jsonl
 from typer.testing import CliRunner
 
 import dedup
+from dedup import stages
 from dedup.cli import app
 from dedup.errors import UsageError
 from dedup.frequency_cap import FrequencyCap
@@ -32,16 +33,18 @@ def cap_of(cap: str) -> dict[str, object]:
     return {"count": parsed.count, "fraction": parsed.fraction}
 
 
-def sql_sets(texts: list[str], kind: str, k: int, cap: str) -> dict[int, set[int]]:
+def sql_capped(texts: list[str], kind: str, k: int, cap: str) -> tuple[dict[int, set[int]], dict[int, tuple[int, int]]]:
+    """Each document's capped set (the shingles table), and the mostly_boilerplate table's rows."""
     con = duckdb.connect()
     sketch = sketch_for(shingle_type=kind, shingle_size=k, num_perm=4, bands=4, rows=1, max_shingle_df=cap)
     load_documents(con, texts, sketch)
-    run_stages(con, sketch, until="shingles", start="boilerplate")
-    result: dict[int, set[int]] = {i: set() for i in range(1, len(texts) + 1)}
+    run_stages(con, sketch, until="shingles", start="all_shingles")
+    sets: dict[int, set[int]] = {i: set() for i in range(1, len(texts) + 1)}
     for doc_id, fp in con_rows(con, "select d.id, s.fingerprint from shingles s join documents d using (doc_id)"):
-        result[doc_id].add(fp)
+        sets[doc_id].add(fp)
+    mostly = {i: (n, lost) for i, n, lost in con_rows(con, "select id, shingles, left_out from mostly_boilerplate")}
     con.close()
-    return result
+    return sets, mostly
 
 
 HAND_MADE = [
@@ -58,15 +61,19 @@ HAND_MADE = [
 @pytest.mark.parametrize("kind, k", [("word", 2), ("word", 1), ("char", 4)])
 @pytest.mark.parametrize("cap", ["1", "2", "0.5"])
 def test_hand_made_capped_sets_equal_reference(kind, k, cap):
-    expected = reference.capped_sets(dict(enumerate(HAND_MADE, 1)), k, kind, **cap_of(cap))
-    assert sql_sets(HAND_MADE, kind, k, cap) == expected
-    assert reference.boilerplate(dict(enumerate(HAND_MADE, 1)), k, kind, **cap_of(cap))  # the cap leaves some out
+    docs = dict(enumerate(HAND_MADE, 1))
+    sets, mostly = sql_capped(HAND_MADE, kind, k, cap)
+    assert sets == reference.capped_sets(docs, k, kind, **cap_of(cap))
+    assert mostly == reference.mostly_boilerplate(docs, k, kind, **cap_of(cap))
+    assert mostly  # the cap takes most of some sets
 
 
 @given(texts=texts, k=st.integers(1, 3), kind=st.sampled_from(["char", "word"]), cap=caps)
 def test_property_capped_sets_equal_reference(texts, k, kind, cap):
-    expected = reference.capped_sets(dict(enumerate(texts, 1)), k, kind, **cap_of(cap))
-    assert sql_sets(texts, kind, k, cap) == expected
+    docs = dict(enumerate(texts, 1))
+    sets, mostly = sql_capped(texts, kind, k, cap)
+    assert sets == reference.capped_sets(docs, k, kind, **cap_of(cap))
+    assert mostly == reference.mostly_boilerplate(docs, k, kind, **cap_of(cap))
 
 
 def test_the_boilerplate_table_holds_each_left_out_shingle_with_its_document_frequency():
@@ -74,7 +81,7 @@ def test_the_boilerplate_table_holds_each_left_out_shingle_with_its_document_fre
     sketch = sketch_for(shingle_type="word", shingle_size=2, max_shingle_df="2")
     docs = ["a b c", "a b d", "a b e", "a b c", "x y"]  # "a b" in 3 distinct texts: the copy counts once
     load_documents(con, docs, sketch)
-    run_stages(con, sketch, until="boilerplate", start="boilerplate")
+    run_stages(con, sketch, until="boilerplate", start="all_shingles")
     expected = reference.fingerprints({"a b"}, "word")
     assert con_rows(con, "select fingerprint, df from boilerplate") == [(fp, 3) for fp in expected]
 
@@ -161,13 +168,32 @@ def test_a_capped_index_keeps_the_left_out_shingles_and_its_pairs_equal_the_refe
     assert {left_out[fp] for fp in licence} == {7}  # four projects, the fork (twice: not copies), the copies once
 
 
-def test_the_summary_counts_the_left_out_shingles(tmp_path):
+@pytest.mark.parametrize("method", ["exact", "lsh"])
+def test_a_capped_run_in_batches_lists_the_pairs_of_the_reference_once(monkeypatch, method):
+    """The shingles of every batch are counted before any is left out, and each batch keeps its own
+    documents' (three batches of three documents here)."""
+    monkeypatch.setattr(stages, "BATCH_DOCUMENTS", 3)
+    texts = list(PROJECTS.values())
+    expected = reference.set_pairs(reference.capped_sets(dict(enumerate(texts, 1)), 3, "word", count=3), 0.5)
+    got = dedup.run(
+        documents=texts, threshold=0.5, shingle_type="word", shingle_size=3, max_shingle_df=3, method=method,
+        num_perm=64, bands=64, rows=1,
+    )  # fmt: skip
+    assert sorted((r["id_a"], r["id_b"], r["jaccard"]) for r in got.to_pylist()) == sorted(
+        (a, b, j) for (a, b), j in expected.items()
+    )
+
+
+def test_the_summary_counts_the_left_out_shingles_and_the_documents_that_lost_most(tmp_path):
     table = write_jsonl(tmp_path / "docs.jsonl", PROJECTS)
     result = CliRunner().invoke(app, ["run", str(table), "--shingle-type", "word", "-k", "3", "--max-shingle-df", "3"])
     assert result.exit_code == 0, result.stderr
+    mostly = len(reference.mostly_boilerplate(PROJECTS, 3, "word", count=3))
     assert "boilerplate: 15 shingles left out of every document's set, each held by more than 3 distinct texts" in (
         result.stderr
     )
+    assert f"{mostly} documents lost more than half of theirs" in result.stderr
+    assert mostly == 8  # every text is mostly the licence
 
 
 def test_explain_names_the_shared_shingles_left_out(capped):

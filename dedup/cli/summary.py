@@ -212,10 +212,12 @@ def print_summary(
         f"candidates: {s.candidates:,}  pairs: {s.pairs:,} (Jaccard >= {sketch.threshold}{found})"
     )
     if sketch.max_df is not None:
-        left_out = next((stage.rows for stage in s.stages if stage.name == "boilerplate"), 0)
+        rows = {stage.name: stage.rows for stage in s.stages}
         console.print(
-            f"boilerplate: {counted(left_out, 'shingle')} left out of every document's set, each held by "
-            f"{sketch.max_df.describe()} (--max-shingle-df {sketch.max_shingle_df}; the boilerplate table lists them)",
+            f"boilerplate: {counted(rows.get('boilerplate', 0), 'shingle')} left out of every document's set, "
+            f"each held by {sketch.max_df.describe()} (--max-shingle-df {sketch.max_shingle_df}); "
+            f"{counted(rows.get('mostly_boilerplate', 0), 'document')} lost more than half of theirs "
+            "(the boilerplate and mostly_boilerplate tables list them)",
             markup=False,
         )
     probability = f"P(candidate | J = {sketch.threshold}) = {s.detection_probability:.4f}"

@@ -12,6 +12,7 @@ from ..engines import Engine
 from ..errors import DedupError, UsageError
 from ..runner import recomputed, run_steps
 from ..settings import Sketch
+from ..sqlfiles import declared_tables
 from ..stages import compile_stages
 from .documents import doc_ids_of, recorded_options
 
@@ -148,14 +149,17 @@ def _raw(ids: list[int], texts: list[str]) -> pa.Table:
 def _run_for(engine: Engine, scratch: Engine, sketch: Sketch, raw: pa.Table, *wanted: str) -> None:
     """Run the stages on `raw` in the scratch database until they made the tables that the
     queries `wanted` read. A stage of the whole corpus (the boilerplate stage) is the index's, not
-    one of the query's few documents: its table is read from the index."""
+    one of the query's few documents: its table is read from the index where a later stage reads
+    it (no stage reads mostly_boilerplate)."""
     needed = set(scratch.sql.tables_needed(*wanted))
     steps = []
-    for stage, statement in compile_stages(sketch, scratch.dialect):
+    compiled = compile_stages(sketch, scratch.dialect)
+    for number, (stage, statement) in enumerate(compiled):
         if not needed:
             break
         if stage.scope == "corpus":
-            scratch.register_arrow(stage.name, engine.fetch_arrow(engine.sql.query(f"query_{stage.name}")))
+            if any(stage.name in declared_tables(later.header["reads"]) for later, _ in compiled[number + 1 :]):
+                scratch.register_arrow(stage.name, engine.fetch_arrow(engine.sql.query(f"query_{stage.name}")))
         else:
             steps.append((stage, statement))
         needed.discard(stage.name)

@@ -1,6 +1,7 @@
 -- fragment: kept_all (the shingles stage's rows without --max-shingle-df: every shingle)
--- reads:    shingle_rows(doc_id, fingerprint)   (a CTE of sql/02_shingles.sql)
--- params:   (none)
+-- reads:    documents(doc_id, norm)
+-- params:   $k, $long_bytes
+-- Every distinct shingle of each document (sql/fragments/shingle_rows.sql, or its dialect's).
 kept_rows as (
-    select doc_id, fingerprint from shingle_rows
+{{ shingle_rows }}
 )

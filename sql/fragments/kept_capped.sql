@@ -1,16 +1,18 @@
 -- fragment: kept_capped (the shingles stage's rows with --max-shingle-df)
--- reads:    shingle_rows(doc_id, fingerprint)   (a CTE of sql/02_shingles.sql), boilerplate(fingerprint), documents(doc_id, norm)
+-- reads:    all_shingles(doc_id, fingerprint), documents(doc_id, norm), boilerplate(fingerprint)
 -- params:   (none)
--- A document's shingles but those of the boilerplate table (sql/02_boilerplate.sql: held by more
+-- The shingles of each document read (all_shingles holds every document's: a batch's are those of
+-- its documents) but those of the boilerplate table (sql/02_boilerplate.sql: held by more
 -- distinct texts than the cap). A document that had shingles and is left with none has one in
 -- their place, standing for its whole normalized text: the first 8 bytes of its MD5, read
 -- little-endian (as a word's fingerprint is, sql/fragments/tokens_word.sql). Its exact copies have
 -- the same one, so they stay a pair (Jaccard 1), and no other document has it (up to a collision
 -- of 64-bit fingerprints, as for any shingle): it pairs with nothing else, never by emptiness.
--- `flagged` is materialized: read twice, it would shingle the documents twice.
+-- `flagged` is materialized: read twice, it would join every row to the boilerplate twice.
 flagged as materialized (
     select r.doc_id, r.fingerprint, b.fingerprint is not null as left_out
-    from shingle_rows as r
+    from all_shingles as r
+    semi join documents as d on d.doc_id = r.doc_id
     left join boilerplate as b on b.fingerprint = r.fingerprint
 ),
 emptied as (

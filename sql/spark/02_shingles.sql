@@ -1,5 +1,5 @@
 -- stage:  shingles
--- reads:  documents(doc_id, norm), boilerplate(fingerprint)   (boilerplate: with --max-shingle-df)
+-- reads:  documents(doc_id, norm), all_shingles(doc_id, fingerprint), boilerplate(fingerprint)   (the last two: with --max-shingle-df)
 -- writes: shingles(doc_id, fingerprint, h)
 -- params: $k
 -- spark-conf: spark.sql.ansi.enabled=false
@@ -15,9 +15,6 @@
 -- * Distinct per document inside the row: array_distinct drops the repeated fingerprints. A
 --   row-level distinct shuffled every shingle occurrence (9.6 M rows, 153 MiB on the
 --   20,000-document medium workload) and cost ~2.5x the CPU.
-with shingle_rows as (
-{{ shingle_rows }}
-),
-{{ kept_rows }}
+with {{ kept_rows }}
 select doc_id, fingerprint, shiftrightunsigned(fingerprint, 32) as h
 from kept_rows

@@ -1,12 +1,13 @@
 -- fragment: kept_capped (the shingles stage's rows with --max-shingle-df, in Spark's dialect)
--- reads:    shingle_rows(doc_id, fingerprint)   (a CTE of sql/spark/02_shingles.sql), boilerplate(fingerprint), documents(doc_id, norm)
+-- reads:    all_shingles(doc_id, fingerprint), documents(doc_id, norm), boilerplate(fingerprint)
 -- params:   (none)
 -- dialect: spark. Why it differs from sql/fragments/kept_capped.sql: Spark has no `materialized`
 -- CTE (it plans the two reads of `flagged` itself) and takes a text's MD5 as hex
 -- (sql/spark/fragments/digest_fingerprint.sql): the same rows.
 flagged as (
     select r.doc_id, r.fingerprint, b.fingerprint is not null as left_out
-    from shingle_rows as r
+    from all_shingles as r
+    left semi join documents as d on d.doc_id = r.doc_id
     left join boilerplate as b on b.fingerprint = r.fingerprint
 ),
 emptied as (

@@ -1,0 +1,17 @@
+-- stage:  all_shingles
+-- reads:  documents(doc_id, norm)
+-- writes: all_shingles(doc_id, fingerprint)
+-- params: $k, $long_bytes
+-- scope:  documents
+-- batch:  documents
+-- order:  any
+-- lean:   none  (recomputed from documents where a statement reads it: dedup.stages.Layout)
+-- when:   max_shingle_df
+-- With --max-shingle-df, every distinct shingle of each document before the cap leaves any out:
+-- the rows of sql/fragments/shingle_rows.sql (or its dialect's), which the shingles stage computes
+-- itself without the option. Made once: the boilerplate stage (sql/02_boilerplate.sql) counts
+-- their document frequencies over one document per distinct text, and the shingles stage keeps
+-- those under the cap (sql/fragments/kept_capped.sql), so no document is shingled twice (the
+-- boilerplate stage shingled every distinct text a second time: 11.5 s of a 31.8 s run on
+-- 100k reviews, word 5, benchmarks/results/results.md).
+{{ shingle_rows }}
