@@ -46,10 +46,8 @@ class FrequencyCap:
         """Its one spelling, as the runs table records it."""
         return str(self.count) if self.count is not None else repr(self.fraction)
 
-    def describe(self, texts: int | None = None) -> str:
-        """The cap in words: 'more than 20 texts', 'more than 1 % of the texts (7 of 700)'."""
+    def describe(self) -> str:
+        """The cap in words: 'more than 20 distinct texts', 'more than 0.01 of the distinct texts'."""
         if self.count is not None:
             return f"more than {self.count:,} distinct texts"
-        assert self.fraction is not None
-        share = f"more than {self.fraction:.4g} of the distinct texts"
-        return share if texts is None else f"{share} ({int(self.fraction * texts):,} of {texts:,})"
+        return f"more than {self.fraction:.4g} of the distinct texts"

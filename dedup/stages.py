@@ -19,7 +19,7 @@ from .bindings import bindings
 from .choices import SHINGLINGS, ShingleType
 from .engines import Statement, engine_kind
 from .settings import Sketch
-from .sqlfiles import bind, declared_tables, fill, parse_header, query, read_sql, sql_dir
+from .sqlfiles import bind, declared_tables, fill, fragment, parse_header, query, read_sql, sql_dir
 
 
 @dataclass(frozen=True)
@@ -120,16 +120,21 @@ def optional_stages() -> tuple[str, ...]:
 SHINGLE_SOURCES = ("documents", "document_slices", "chosen_documents")
 
 
-def shingle_text_fragments(shingle_type: str, k: int, documents: str = "chosen_documents") -> dict[str, str]:
-    """The fragments of sql/queries/index/shingle_texts.sql (DuckDB): the tokens of `documents`
+def shingle_text_fragments(shingle_type: str, k: int) -> dict[str, str]:
+    """The fragments of the queries that name shingles by their texts (DuckDB: `dedup explain`, the
+    report): sql/fragments/shingle_texts.sql over `chosen_documents`, with its tokens
     (sql/fragments/tokens_<type>.sql), their windows, and a shingle's fingerprint and text."""
-    if shingle_type not in SHINGLINGS or documents not in SHINGLE_SOURCES:
-        raise ValueError(f"no shingle fragment for {shingle_type!r} over {documents!r}")
+    if shingle_type not in SHINGLINGS:
+        raise ValueError(f"no shingle fragment for {shingle_type!r}")
     return {
-        "tokens": sqltext.tokens(shingle_type, documents),
-        "shingle_windows": sqltext.shingle_windows(k),
-        "window_fingerprint": sqltext.window_fingerprint(k),
-        "shingle_text": sqltext.shingle_text(shingle_type, k),
+        "shingle_texts": fragment(
+            "shingle_texts",
+            "duckdb",
+            tokens=sqltext.tokens(shingle_type, "chosen_documents"),
+            shingle_windows=sqltext.shingle_windows(k),
+            window_fingerprint=sqltext.window_fingerprint(k),
+            shingle_text=sqltext.shingle_text(shingle_type, k),
+        )
     }
 
 

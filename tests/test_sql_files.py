@@ -56,6 +56,7 @@ def body_of(text: str, method: str = "exact", path: str = "") -> str:
         "copy_shared_bands": read_sql(f"fragments/copy_shared_bands_{method}.sql", "duckdb").text,
         "copy_rows": read_sql("fragments/copy_rows.sql", "duckdb").text,
         "between_rows": read_sql("fragments/between_rows.sql", "duckdb").text,
+        "shingle_texts": read_sql("fragments/shingle_texts.sql", "duckdb").text,
         "shingle_rows": read_sql("fragments/shingle_rows.sql", dialect).text,
         # both ways the shingles stage keeps its rows: every one, or those the cap leaves
         "kept_rows": ",\n".join(read_sql(f"fragments/kept_{way}.sql", dialect).text for way in ("all", "capped")),

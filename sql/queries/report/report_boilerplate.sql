@@ -3,7 +3,7 @@
 -- params: $k, $top, $scan
 -- The $top rows of the boilerplate table by document frequency, each with its text where one of
 -- the first $scan documents holds it (NULL otherwise): only fingerprints are stored, so the texts
--- are recomputed from those documents' tokens as sql/queries/index/shingle_texts.sql does. A
+-- are recomputed from those documents' tokens (sql/fragments/shingle_texts.sql). A
 -- shingle left out is held by more texts than the cap, so the most frequent are found among few
 -- documents; the scan bounds the report's cost on a large index.
 with top as (
@@ -12,19 +12,9 @@ with top as (
 chosen_documents as (
     select doc_id, norm from documents order by doc_id limit $scan
 ),
-tokens as (
-{{ tokens }}
-),
-windows as (
-    select
-        doc_id,
-        {{ shingle_windows }}
-    from tokens
-),
+{{ shingle_texts }},
 texts as (
-    select {{ window_fingerprint }} as fingerprint, min({{ shingle_text }}) as shingle
-    from windows
-    group by all
+    select fingerprint, min(shingle) as shingle from shingle_texts group by fingerprint
 )
 select t.df, t.fingerprint, x.shingle
 from top as t
