@@ -43,3 +43,15 @@ def run_stages(con: duckdb.DuckDBPyConnection, settings: Sketch, until: str, sta
 
 def rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple]:
     return con.execute(sql).fetchall()
+
+
+def shingle_sets(con: duckdb.DuckDBPyConnection, texts: list[str], sketch: Sketch) -> dict[int, set[int]]:
+    """Each document's set as the stages make it for `sketch` (the shingles table, every stage before
+    it run on `con`), by the documents' ids 1 .. n."""
+    load_documents(con, texts, sketch)
+    names = [stage.name for stage in pipeline_stages(sketch)]
+    run_stages(con, sketch, until="shingles", start=names[names.index("documents") + 1])
+    sets: dict[int, set[int]] = {i: set() for i in range(1, len(texts) + 1)}
+    for doc_id, fp in rows(con, "select d.id, s.fingerprint from shingles s join documents d using (doc_id)"):
+        sets[doc_id].add(fp)
+    return sets

@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 import reference
-from helpers import load_documents, run_stages, sketch_for
+from helpers import load_documents, run_stages, shingle_sets, sketch_for
 from helpers import rows as con_rows
 from hypothesis import given
 from hypothesis import strategies as st
@@ -37,11 +37,7 @@ def sql_capped(texts: list[str], kind: str, k: int, cap: str) -> tuple[dict[int,
     """Each document's capped set (the shingles table), and the mostly_boilerplate table's rows."""
     con = duckdb.connect()
     sketch = sketch_for(shingle_type=kind, shingle_size=k, num_perm=4, bands=4, rows=1, max_shingle_df=cap)
-    load_documents(con, texts, sketch)
-    run_stages(con, sketch, until="shingles", start="all_shingles")
-    sets: dict[int, set[int]] = {i: set() for i in range(1, len(texts) + 1)}
-    for doc_id, fp in con_rows(con, "select d.id, s.fingerprint from shingles s join documents d using (doc_id)"):
-        sets[doc_id].add(fp)
+    sets = shingle_sets(con, texts, sketch)
     mostly = {i: (n, lost) for i, n, lost in con_rows(con, "select id, shingles, left_out from mostly_boilerplate")}
     con.close()
     return sets, mostly

@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 import reference
-from helpers import load_documents, rows, run_stages, sketch_for
+from helpers import load_documents, rows, run_stages, shingle_sets, sketch_for
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,14 +37,9 @@ HAND_MADE = [
 
 def sql_shingle_sets(texts: list[str], kind: str, k: int) -> dict[int, set[int]]:
     con = duckdb.connect()
-    settings = sketch_for(shingle_type=kind, shingle_size=k, num_perm=4, bands=4, rows=1)
-    load_documents(con, texts, settings)
-    run_stages(con, settings, until="shingles", start="shingles")
-    result: dict[int, set[int]] = {i: set() for i in range(1, len(texts) + 1)}
-    for doc_id, fp in rows(con, "select d.id, s.fingerprint from shingles s join documents d using (doc_id)"):
-        result[doc_id].add(fp)
+    sets = shingle_sets(con, texts, sketch_for(shingle_type=kind, shingle_size=k, num_perm=4, bands=4, rows=1))
     con.close()
-    return result
+    return sets
 
 
 @pytest.mark.parametrize("kind", ["char", "word"])
