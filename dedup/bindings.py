@@ -55,8 +55,7 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
         # stage's rows (sql/02_all_shingles.sql), made with --max-shingle-df only
         "shingle_rows": lambda: shingle_rows(sketch, dialect),
         # the shingles stage's rows: every shingle, made there, or with --max-shingle-df those of the
-        # all_shingles stage that it leaves (Spark's takes a text's MD5 as its tokens do:
-        # sql/spark/fragments/digest_fingerprint.sql)
+        # all_shingles stage that it leaves (a text's MD5 read by each dialect's digest_fingerprint)
         "kept_rows": lambda: (
             fragment("kept_all", dialect, shingle_rows=lambda: shingle_rows(sketch, dialect))
             if sketch.max_df is None
