@@ -16,13 +16,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from functools import cache
 
 from .engines import Engine
 from .errors import DedupError, EngineError
 from .records import Checkpoints, table_rows
 from .reports import Progress, StageReport
 from .settings import Sketch
-from .sqlfiles import query_paths, quote_identifier, read_sql
+from .sqlfiles import declared_tables, parse_header, query_paths, quote_identifier, read_sql, sql_dir
 from .stages import FULL, Derivation, Layout, Plan, Stage, Step, between_table, layout_of, lean_layout, not_kept
 from .statement import Statement
 
@@ -65,6 +66,8 @@ def run_stages(
             seconds, counted, _ = _run_group(engine, plan, group, batched_on, batches, progress)
             with engine.atomic(STAGES_KEPT):
                 reports += _record(done, plan, group, fingerprints, seconds, counted, progress)
+            if plan.layout.lean:
+                _release(engine, plan.groups[number + 1 :])
             continue
         with engine.atomic(STAGES_KEPT):
             for stage, _ in group:
@@ -73,7 +76,29 @@ def run_stages(
             reports += _record(done, plan, group, fingerprints, seconds, counted, progress)
         _hold(engine, held, first=True)
         _name_back(engine, held)
+        if plan.layout.lean:
+            _release(engine, plan.groups[number + 1 :])
     return reports
+
+
+def _release(engine: Engine, later: Sequence[tuple[Step, ...]]) -> None:
+    """Release what the run holds that no later stage and no query reads (retained_release.sql):
+    the shingles before --max-shingle-df's cap once the shingles stage has kept those under it.
+    The shingles and the MinHash values, which the queries after the stages read (--audit), are
+    held until the run ends."""
+    read = {table for group in later for stage, _ in group for table in declared_tables(stage.header["reads"])}
+    for (table,) in engine.fetch_rows(engine.sql.query("retained_tables")):
+        if table not in read and table not in queried_tables():
+            engine.execute(engine.sql.query("retained_release", table=quote_identifier(table)))
+
+
+@cache
+def queried_tables() -> frozenset[str]:
+    """The tables that some query of sql/queries/ reads (its `reads:` header; only DuckDB holds tables)."""
+    files = sql_dir().glob("queries/*/*.sql")
+    return frozenset(
+        table for file in files for table in declared_tables(parse_header(file.read_text("utf-8")).get("reads", ""))
+    )
 
 
 def _record(

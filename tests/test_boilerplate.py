@@ -17,7 +17,7 @@ from indexing import make_index, rows, write_jsonl
 from typer.testing import CliRunner
 
 import dedup
-from dedup import stages
+from dedup import runner, stages
 from dedup.cli import app
 from dedup.errors import UsageError
 from dedup.frequency_cap import FrequencyCap
@@ -178,6 +178,23 @@ def test_a_capped_run_in_batches_lists_the_pairs_of_the_reference_once(monkeypat
     assert sorted((r["id_a"], r["id_b"], r["jaccard"]) for r in got.to_pylist()) == sorted(
         (a, b, j) for (a, b), j in expected.items()
     )
+
+
+def test_a_capped_run_releases_the_shingles_before_the_cap_once_no_stage_reads_them(monkeypatch):
+    """What the run holds after each group of stages (dedup.runner._release): the shingles before the
+    cap until the shingles stage has kept those under it; the shingles, which --audit reads after
+    the stages, until the run ends."""
+    held: list[list[str]] = []
+    release = runner._release
+
+    def release_and_look(engine, later):
+        release(engine, later)
+        held.append([table for (table,) in engine.fetch_rows(engine.sql.query("retained_tables"))])
+
+    monkeypatch.setattr(runner, "_release", release_and_look)
+    dedup.run(documents=list(PROJECTS.values()), shingle_type="word", shingle_size=3, max_shingle_df=3)
+    assert any("all_shingles" in tables for tables in held)
+    assert "all_shingles" not in held[-1] and {"shingles", "signatures"} <= set(held[-1])
 
 
 def test_the_summary_counts_the_left_out_shingles_and_the_documents_that_lost_most(tmp_path):
