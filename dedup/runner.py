@@ -253,7 +253,8 @@ def kept_columns(kept: tuple[str, ...] | None) -> str:
 
 def _hold(engine: Engine, tables: Sequence[str], first: bool) -> None:
     """Move a batch's temporary tables that the database does not keep into the run's compressed
-    in-memory database (retained_attach.sql), which holds them until the run ends, and compress it.
+    in-memory database (retained_attach.sql), which holds them until the run ends or no later stage
+    and no query reads them (_release), and compress it.
     After the step that appended the batch to the database commits: one transaction writes one
     database."""
     for table in tables:

@@ -2,5 +2,5 @@
 -- reads:  temp.main.{{ table }}
 -- writes: dedup_retained.main.{{ table }}
 -- params: (none)
--- A later batch's rows of a table the run holds until it ends (retained_start.sql).
+-- A later batch's rows of a table the run holds (retained_start.sql).
 insert into dedup_retained.main.{{ table }} by name select * from temp.main.{{ table }}

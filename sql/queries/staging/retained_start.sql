@@ -2,6 +2,6 @@
 -- reads:  temp.main.{{ table }}
 -- writes: dedup_retained.main.{{ table }}
 -- params: (none)
--- The first batch's rows of a table the run holds until it ends (retained_attach.sql); later
+-- The first batch's rows of a table the run holds (retained_attach.sql); later
 -- batches are appended (retained_append.sql). {{ table }}: a quoted stage name from dedup's own list.
 create or replace table dedup_retained.main.{{ table }} as select * from temp.main.{{ table }}
