@@ -78,18 +78,18 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
     return values, fragments
 
 
-def shingle_rows(sketch: Sketch, dialect: str, documents: str = "documents") -> str:
-    """sql/fragments/shingle_rows.sql (or its dialect's) over the relation `documents`: DuckDB's reads
+def shingle_rows(sketch: Sketch, dialect: str) -> str:
+    """sql/fragments/shingle_rows.sql (or its dialect's) over the stage's `documents`: DuckDB's reads
     them in slices, one pipeline each, and a long document in pieces (sql/fragments/pieces_<type>.sql)."""
     generated = engine_kind(dialect).generated
     kind, k = sketch.shingle_type, sketch.shingle_size
     return fragment(
         "shingle_rows",
         dialect,
-        documents=documents,
-        tokens=generated.tokens(kind, documents),
+        documents="documents",
+        tokens=generated.tokens(kind, "documents"),
         tokens_of_slices=generated.tokens(kind, "document_slices"),
-        pieces=fragment(f"pieces_{kind}", dialect, documents=documents),
+        pieces=fragment(f"pieces_{kind}", dialect, documents="documents"),
         tokens_of_pieces=generated.tokens(kind, "long_pieces"),
         shingle_fingerprint=generated.shingle_fingerprint(k),
     )

@@ -66,16 +66,14 @@ def run_stages(
             seconds, counted, _ = _run_group(engine, plan, group, batched_on, batches, progress)
             with engine.atomic(STAGES_KEPT):
                 reports += _record(done, plan, group, fingerprints, seconds, counted, progress)
-            if plan.layout.lean:
-                _release(engine, plan.groups[number + 1 :])
-            continue
-        with engine.atomic(STAGES_KEPT):
-            for stage, _ in group:
-                done.start(stage.name)
-            seconds, counted, held = _run_group(engine, plan, group, batched_on, batches, progress)
-            reports += _record(done, plan, group, fingerprints, seconds, counted, progress)
-        _hold(engine, held, first=True)
-        _name_back(engine, held)
+        else:
+            with engine.atomic(STAGES_KEPT):
+                for stage, _ in group:
+                    done.start(stage.name)
+                seconds, counted, held = _run_group(engine, plan, group, batched_on, batches, progress)
+                reports += _record(done, plan, group, fingerprints, seconds, counted, progress)
+            _hold(engine, held, first=True)
+            _name_back(engine, held)
         if plan.layout.lean:
             _release(engine, plan.groups[number + 1 :])
     return reports
@@ -86,7 +84,7 @@ def _release(engine: Engine, later: Sequence[tuple[Step, ...]]) -> None:
     the shingles before --max-shingle-df's cap once the shingles stage has kept those under it.
     The shingles and the MinHash values, which the queries after the stages read (--audit), are
     held until the run ends."""
-    read = {table for group in later for stage, _ in group for table in declared_tables(stage.header["reads"])}
+    read = {table for group in later for stage, _ in group for table in stage.tables_read}
     for (table,) in engine.fetch_rows(engine.sql.query("retained_tables")):
         if table not in read and table not in queried_tables():
             engine.execute(engine.sql.query("retained_release", table=quote_identifier(table)))

@@ -47,6 +47,11 @@ class Stage:
         return self.header["scope"]
 
     @property
+    def tables_read(self) -> dict[str, list[str]]:
+        """The tables its `reads:` header names, with the columns listed."""
+        return declared_tables(self.header["reads"])
+
+    @property
     def reads_inputs(self) -> bool:
         """Whether the stage reads the inputs as read (`raw_documents`, registered by the caller)."""
         return "raw_documents(" in self.header["reads"]

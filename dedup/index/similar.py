@@ -12,7 +12,6 @@ from ..engines import Engine
 from ..errors import DedupError, UsageError
 from ..runner import recomputed, run_steps
 from ..settings import Sketch
-from ..sqlfiles import declared_tables
 from ..stages import compile_stages
 from .documents import doc_ids_of, recorded_options
 
@@ -158,7 +157,7 @@ def _run_for(engine: Engine, scratch: Engine, sketch: Sketch, raw: pa.Table, *wa
         if not needed:
             break
         if stage.scope == "corpus":
-            if any(stage.name in declared_tables(later.header["reads"]) for later, _ in compiled[number + 1 :]):
+            if any(stage.name in later.tables_read for later, _ in compiled[number + 1 :]):
                 scratch.register_arrow(stage.name, engine.fetch_arrow(engine.sql.query(f"query_{stage.name}")))
         else:
             steps.append((stage, statement))
