@@ -36,10 +36,12 @@ class Format(StrEnum):
 
 class SparkReader(NamedTuple):
     """One of Spark's readers, as data: `session.read.format(name).options(**options)`
-    (dedup.engines.spark runs it)."""
+    (dedup.engines.spark runs it); `corrupt_column`, the column it adds for a row it cannot parse,
+    which is refused."""
 
     name: str
     options: dict[str, str]
+    corrupt_column: str | None = None
 
 
 # Spark's CSV reader, set to read every table cell as pyarrow does on the DuckDB engine
@@ -128,7 +130,7 @@ SPECS = {
             compressible=True,
             # a 'single-quoted' string is not JSON to pyarrow, and makes the line corrupt (Jackson takes
             # it by default; both take NaN and Infinity)
-            spark_reader=SparkReader("json", {"allowSingleQuotes": "false"}),
+            spark_reader=SparkReader("json", {"allowSingleQuotes": "false"}, corrupt_column="_corrupt_record"),
         ),
         Spec(Format.json, (".json",), export=True, compressible=True),
         Spec(Format.txt, (".txt",), export=True, compressible=True),

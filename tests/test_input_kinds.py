@@ -15,6 +15,8 @@ from typer.testing import CliRunner
 
 from dedup.cli import app
 from dedup.corpus.kinds import Folder, LinesFile, Listing, Stdin, Table, TextFile, input_kind
+from dedup.corpus.spark_plans import SparkPlace
+from dedup.errors import UsageError
 from dedup.formats import Format
 from dedup.settings import Reading
 
@@ -104,15 +106,52 @@ def test_a_folder_given_with_lines_is_copied_without_its_dropped_files(tmp_path)
 def test_spark_readers_are_data(tmp_path, line_end):
     """What Spark's readers are given is decided here, with no Spark: the CSV's separator and line
     break, JSON without single quotes; a format Spark has no reader of has none."""
-    csv = Table(tmp_path / "a.tsv", Format.tsv)
-    reader = csv.spark_reader(default_reading(), line_end)
+    (tmp_path / "a.jsonl").write_text('{"text": "a"}\n')
+    csv = spark_plan(Table(tmp_path / "a.tsv", Format.tsv))
+    reader = csv.reader(line_end)
     assert reader.name == "csv"
     assert reader.options["sep"] == "\t" and reader.options["lineSep"] == line_end
-    assert "lineSep" not in csv.spark_reader(default_reading(), "\r\n").options
-    assert Table(tmp_path / "a.jsonl", Format.jsonl).spark_reader(default_reading()).options == {
-        "allowSingleQuotes": "false"
+    assert "lineSep" not in csv.reader("\r\n").options
+    json = spark_plan(Table(tmp_path / "a.jsonl", Format.jsonl)).reader()
+    assert json.options == {"allowSingleQuotes": "false"} and json.corrupt_column == "_corrupt_record"
+    assert spark_plan(LinesFile(tmp_path / "a.txt")).reader(line_end).options == {"lineSep": line_end}
+
+
+def spark_plan(kind, is_dir: bool = False, prefix: str = ""):
+    """The plan a kind gives Spark for an input on this machine."""
+    place = SparkPlace(str(kind.path), str(kind.path), is_dir, prefix)
+    return kind.spark_plan(place, default_reading())
+
+
+def test_each_kind_gives_spark_one_plan_which_calls_its_reader_back(tmp_path):
+    """Spark's reader never asks a kind its class: each kind's plan calls the reader it is for."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.txt").write_text("a")
+    (tmp_path / "a.txt").write_text("a")
+    (tmp_path / "t.csv").write_text("text\na\n")
+
+    class Reads:
+        def files(self, plan):
+            return ("files", plan.folder)
+
+        def lines(self, plan):
+            return ("lines", None)
+
+        def table(self, plan):
+            return ("table", plan.separator)
+
+    kinds = {
+        Folder(tmp_path / "docs"): (("files", True), False),
+        TextFile(tmp_path / "a.txt"): (("files", False), False),
+        LinesFile(tmp_path / "a.txt"): (("lines", None), True),
+        Table(tmp_path / "t.csv", Format.csv): (("table", ","), True),
     }
-    assert LinesFile.spark_reader(line_end).options == {"lineSep": line_end}
+    for kind, (read, numbered) in kinds.items():
+        plan = spark_plan(kind, is_dir=kind.path.is_dir())
+        assert plan.read_by(Reads()) == read, kind
+        assert plan.row_numbered is numbered, kind
+    with pytest.raises(UsageError, match="folder of csv shards"):
+        spark_plan(Table(tmp_path / "docs", Format.csv), is_dir=True)
 
 
 def default_reading() -> Reading:
@@ -133,7 +172,7 @@ def test_a_folders_spark_plan_reads_what_the_duckdb_engine_reads(tmp_path):
     (root / "mixed" / "loop").symlink_to(root)  # Spark's listing would follow it
     (root / "empty.txt").write_bytes(b"")
     (root / ".hidden").write_text("h")
-    plan = input_kind(root, lines=False).spark_plan(str(root), "", default_reading())
+    plan = spark_plan(input_kind(root, lines=False), is_dir=True).listing
     assert sorted(plan.loads) == sorted([str(root / "plain"), str(root / "mixed" / "c.txt"), str(root / "empty.txt")])
     assert plan.empty == ["empty.txt"]
     assert sorted(reason for _, reason in plan.skipped) == sorted(

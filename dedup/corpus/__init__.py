@@ -13,14 +13,12 @@ from .csv_check import check_csv
 from .decoding import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF8_BOM, UTF16_BOMS, UTF16_SKIPPED, decode
 from .folders import HIDDEN_FILE, HIDDEN_FOLDER, id_path, path_id, walk_folder
 from .kinds import (
-    BINARY_FILES,
     IN_MEMORY,
     Documents,
     Folder,
     Input,
     LinesFile,
     Listing,
-    SparkReader,
     Stdin,
     Table,
     TextFile,
@@ -30,7 +28,15 @@ from .kinds import (
 )
 from .lines import STDIN, check_compressed_lines, mac_lines_note, read_names, read_once, refuse_binary_lines
 from .read import Read, check_distinct_inputs, read_by_python, read_inputs
-from .spark_plans import UNDERSCORE_NAME, DatasetPlan, FolderPlan, refuse_compressed
+from .spark_plans import (
+    BINARY_FILES,
+    UNDERSCORE_NAME,
+    FilesPlan,
+    LinesPlan,
+    SparkPlace,
+    TablePlan,
+    refuse_compressed,
+)
 from .spool import digest_tables
 from .stamp import FileStamp
 from .tables import (
@@ -44,8 +50,10 @@ from .write import check_target, copied_input, is_table_copy, write_deduplicated
 
 __all__ = [
     "UNDERSCORE_NAME",
-    "DatasetPlan",
-    "FolderPlan",
+    "FilesPlan",
+    "LinesPlan",
+    "SparkPlace",
+    "TablePlan",
     "BINARY_FILES",
     "IN_MEMORY",
     "Documents",
@@ -53,7 +61,6 @@ __all__ = [
     "Input",
     "LinesFile",
     "Listing",
-    "SparkReader",
     "Stdin",
     "Table",
     "TextFile",

@@ -5,9 +5,8 @@ document per line), or `Documents` given in memory.
 
 A kind owns the rules that depend on it: how it is read into the corpus (`read`), what a
 deduplicated copy of it is and which of its names a copy drops (`check_copy`, `write_copy`,
-`numbered_lines`), what it held when the run began (`stamp`), and how Spark reads it, as data
-(`spark_reader`: the reader's name and options; `spark_plan`, `spark_dataset`: the files of a
-local folder or dataset, dedup.corpus.spark_plans), which dedup.engines.spark runs. The
+`numbered_lines`), what it held when the run began (`stamp`), and how Spark reads it, as one
+plan value (`spark_plan`: dedup.corpus.spark_plans), which dedup.engines.spark runs. The
 detection rules are the same on both engines: a path that is not on this machine (a Spark input
 on HDFS) is detected through its engine's listing (`Listing`).
 """
@@ -25,7 +24,7 @@ from typing import ClassVar, NamedTuple
 import pyarrow as pa
 
 from ..errors import UsageError
-from ..formats import COPY_FORMATS, PARQUET, Format, SparkReader, is_delimited, separator, spark_reader
+from ..formats import COPY_FORMATS, PARQUET, Format, is_delimited
 from ..keep_by import KeepBy
 from ..names import check_not_a_loop
 from ..output import format_for, is_duckdb_database
@@ -45,16 +44,13 @@ from .folders import (
     write_file_bytes,
 )
 from .lines import STDIN, line_break, read_lines, read_once
-from .spark_plans import DatasetPlan, FolderPlan, dataset_plan, folder_plan
+from .spark_plans import FilesPlan, LinesPlan, SparkPlace, TablePlan, folder_plan, refuse_compressed, table_plan
 from .stamp import FileStamp, stamp_input
 from .table_copy import write_table_copy
-from .tables import file_format, folder_format, names_below, read_table
+from .tables import check_json_lines, file_format, folder_format, names_below, read_table
 
 # What stands for the inputs of a run on documents in memory (dedup.run(documents=...)).
 IN_MEMORY = Path("<documents>")
-
-# Spark's binaryFile reader below a folder: its files, listed recursively.
-BINARY_FILES = SparkReader("binaryFile", {"recursiveFileLookup": "true"})
 
 
 @dataclass(frozen=True)
@@ -112,6 +108,11 @@ class Input:
         """Write it to `out` without the `dropped` documents (ids, or line numbers)."""
         raise NotImplementedError
 
+    def spark_plan(self, place: SparkPlace, reading: Reading) -> FilesPlan | LinesPlan | TablePlan:
+        """How Spark reads it, found at `place` (dedup.corpus.spark_plans); a kind Spark does not
+        read (standard input, documents in memory) is refused before."""
+        raise NotImplementedError
+
 
 @dataclass(frozen=True)
 class Stdin(Input):
@@ -139,6 +140,10 @@ class TextFile(Input):
 
     def write_copy(self, out: Path, dropped: set[object], reading: Reading) -> None:
         copy_file(self.path, out)
+
+    def spark_plan(self, place: SparkPlace, reading: Reading) -> FilesPlan:
+        refuse_compressed(place.given)
+        return FilesPlan(folder=False)
 
 
 @dataclass(frozen=True)
@@ -172,10 +177,8 @@ class LinesFile(Input):
         )
         write_file_bytes(out, (UTF8_BOM if bom else b"") + body)
 
-    @staticmethod
-    def spark_reader(line_end: str) -> SparkReader:
-        """Spark's text reader, split at `line_end` only (\\n; \\r for a file without any \\n)."""
-        return SparkReader("text", {"lineSep": line_end})
+    def spark_plan(self, place: SparkPlace, reading: Reading) -> LinesPlan:
+        return LinesPlan()
 
 
 @dataclass(frozen=True)
@@ -200,10 +203,11 @@ class Folder(Input):
                 # to a folder, broken) stays a link
                 shutil.copy2(path, target, follow_symlinks=reason is None)
 
-    def spark_plan(self, local: str, prefix: str, reading: Reading) -> FolderPlan:
-        """What Spark reads of it, on the driver's disk at `local`, its ids prefixed by `prefix`
+    def spark_plan(self, place: SparkPlace, reading: Reading) -> FilesPlan:
+        """Its files; on the driver's disk, listed as the DuckDB engine lists them
         (dedup.corpus.spark_plans.folder_plan)."""
-        return folder_plan(local, prefix, reading.follow_links)
+        listing = None if place.local is None else folder_plan(place.local, place.prefix, reading.follow_links)
+        return FilesPlan(folder=True, listing=listing)
 
 
 @dataclass(frozen=True)
@@ -236,24 +240,12 @@ class Table(Input):
     def write_copy(self, out: Path, dropped: set[object], reading: Reading) -> None:
         write_table_copy(self.path, out, dropped, reading)
 
-    def spark_reader(self, reading: Reading, line_end: str | None = None) -> SparkReader | None:
-        """Spark's reader of its format (dedup.formats), None if Spark has none; a delimited table's
-        with its separator (--delimiter), and its rows' line break when it is one character
-        (`line_end`, as dedup.corpus.check_csv found it: detected, a \\r was read as \\n inside quotes)."""
-        reader = spark_reader(self.format)
-        if reader is None or not self.delimited:
-            return reader
-        options = {**reader.options, "sep": separator(self.format, reading.delimiter)}
-        if line_end in ("\n", "\r"):
-            options["lineSep"] = line_end
-        return SparkReader(reader.name, options)
-
-    def spark_dataset(self, local: str, given: str, reading: Reading) -> DatasetPlan | None:
-        """The parts Spark reads of a Parquet dataset folder on the driver's disk at `local` (None
-        for a file: Spark's reader reads it as it is)."""
-        if self.format != PARQUET or not os.path.isdir(local):
-            return None
-        return dataset_plan(local, given, reading)
+    def spark_plan(self, place: SparkPlace, reading: Reading) -> TablePlan:
+        """The reader of its format (dedup.corpus.spark_plans.table_plan); JSON lines on the driver's
+        disk checked there first, for what the DuckDB engine refuses and Spark's reader would read."""
+        if place.local is not None and self.format == Format.jsonl:
+            check_json_lines(Path(place.local), reading.id_column, reading.text_column, shown=place.given)
+        return table_plan(self.format, place, reading)
 
     @property
     def delimited(self) -> bool:

@@ -1,16 +1,25 @@
-"""What Spark's readers are given to read an input on this machine, as data (dedup.corpus.kinds
-hands them to dedup.engines.spark, which runs them): a folder's files as the DuckDB engine lists
-them (`FolderPlan`), a Parquet dataset's parts (`DatasetPlan`). Listed here, on the driver,
-because Spark's own listing reads otherwise (it follows folder links, leaves out names starting
-with _, stops on a name that is not UTF-8)."""
+"""What Spark's readers are given to read an input, as data: each input kind gives one plan
+(dedup.corpus.kinds, `Input.spark_plan`), which dedup.engines.spark turns into a frame of rows
+without asking which kind made it (`plan.read_by(reads)` calls the reads' `files`, `lines` or
+`table`, `SparkReads`):
+
+- `FilesPlan`: each file a document (a folder of text files, a text file), Spark's binaryFile
+  reader; a local folder's files as the DuckDB engine lists them (`FolderPlan`);
+- `LinesPlan`: each line a document (--lines), Spark's text reader;
+- `TablePlan`: a table's rows, the reader of its format with the table's separator; a local Parquet
+  dataset's parts as the DuckDB engine lists them (`DatasetPlan`).
+
+Local folders are listed here, on the driver, because Spark's own listing reads otherwise (it
+follows folder links, leaves out names starting with _, stops on a name that is not UTF-8)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from ..errors import UsageError
-from ..formats import compression_of
+from ..formats import Format, SparkReader, compression_of, is_delimited, separator, spark_reader
 from ..names import is_utf8
 from ..settings import Reading
 from .folders import HIDDEN_FILE, HIDDEN_FOLDER, path_id, walk_folder
@@ -18,6 +27,105 @@ from .tables import check_dataset, list_dataset
 
 NOT_UTF8_NAME = "not read by the Spark engine (a name that is not UTF-8)"
 UNDERSCORE_NAME = "not read by the Spark engine (a name starting with _)"
+
+# Spark's binaryFile reader below a folder: its files, listed recursively.
+BINARY_FILES = SparkReader("binaryFile", {"recursiveFileLookup": "true"})
+
+
+class SparkPlace(NamedTuple):
+    """Where Spark finds an input: `given`, its path as given (a local path or a URI); `local`, its
+    path on the driver's disk (None: HDFS, an object store); whether it is a folder; `prefix`, what
+    its ids start with in a run of several inputs ("" otherwise)."""
+
+    given: str
+    local: str | None
+    is_dir: bool
+    prefix: str
+
+
+class SparkReads(Protocol):
+    """What Spark's reader does with each plan: the frame of the input's rows."""
+
+    def files(self, plan: FilesPlan) -> Any: ...
+
+    def lines(self, plan: LinesPlan) -> Any: ...
+
+    def table(self, plan: TablePlan) -> Any: ...
+
+
+@dataclass(frozen=True)
+class FilesPlan:
+    """Each file a document, read whole by Spark's binaryFile reader: a folder's files, named by
+    their path below it (`folder`), or one file, named by its path. `listing`: a local folder's
+    files as the DuckDB engine lists them (None: one file, or a folder listed through Spark's own
+    file system)."""
+
+    folder: bool
+    listing: FolderPlan | None = None
+    row_numbered: ClassVar[bool] = False  # one input's ids are its row numbers: no, its paths
+
+    def read_by(self, reads: SparkReads) -> Any:
+        return reads.files(self)
+
+
+@dataclass(frozen=True)
+class LinesPlan:
+    """Each line a document (--lines), read by Spark's text reader (`reader`)."""
+
+    row_numbered: ClassVar[bool] = True  # one input's ids are its line numbers
+
+    @staticmethod
+    def reader(line_end: str) -> SparkReader:
+        """Spark's text reader, split at `line_end` only (\\n; \\r for a file without any \\n)."""
+        return SparkReader("text", {"lineSep": line_end})
+
+    def read_by(self, reads: SparkReads) -> Any:
+        return reads.lines(self)
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    """A table's rows, read by the Spark reader of its `format` (`reader`), a delimited one's with
+    its `separator`; `dataset`: a local Parquet dataset folder's parts (None: a file, read as it is)."""
+
+    format: Format
+    separator: str | None = None
+    dataset: DatasetPlan | None = None
+    row_numbered: ClassVar[bool] = True  # one input's ids are its row numbers, but for an id column
+
+    @property
+    def delimited(self) -> bool:
+        return self.separator is not None
+
+    def reader(self, line_end: str | None = None) -> SparkReader | None:
+        """Spark's reader of its format (dedup.formats), None if Spark has none; a delimited table's
+        with its separator, and its rows' line break when it is one character (`line_end`, as
+        dedup.corpus.check_csv found it: detected, a \\r was read as \\n inside quotes)."""
+        reader = spark_reader(self.format)
+        if reader is None or self.separator is None:
+            return reader
+        options = {**reader.options, "sep": self.separator}
+        if line_end in ("\n", "\r"):
+            options["lineSep"] = line_end
+        return reader._replace(options=options)
+
+    def read_by(self, reads: SparkReads) -> Any:
+        return reads.table(self)
+
+
+def table_plan(format: Format, place: SparkPlace, reading: Reading) -> TablePlan:
+    """How Spark reads a table of `format` at `place`. A folder is a Parquet dataset (its parts
+    listed here when it is local); a folder of CSV or JSON lines shards is read by the DuckDB engine
+    as one table, and refused here rather than read otherwise."""
+    if place.is_dir and format != Format.parquet:
+        raise UsageError(
+            f"{place.given} is a folder of {format.value} shards, which --engine spark reads only as separate "
+            "inputs (each its own ids): give the shard files, or use --engine duckdb, which reads the folder as "
+            "one table"
+        )
+    dataset = dataset_plan(place.local, place.given, reading) if place.is_dir and place.local is not None else None
+    delimiter = separator(format, reading.delimiter) if is_delimited(format) else None
+    return TablePlan(format, delimiter, dataset)
 
 
 @dataclass

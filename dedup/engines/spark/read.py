@@ -3,20 +3,24 @@ the driver (but a CSV/TSV, read once there by dedup.corpus.csv_check, as on the 
 Folders of text files (binaryFile), line files (text, split on \\n only), and tables
 (.parquet files or Parquet dataset folders, .csv, .tsv, .jsonl/.ndjson, gzip-compressed or not).
 
-Each input's kind, and the reader of Spark's that reads it with its options, come from
-dedup.corpus.kinds (the kinds' rules, shared with the DuckDB engine); this module runs them and
-turns their rows into documents. The rules are the DuckDB engine's (dedup/corpus/): UTF-8 with
-a leading BOM dropped, else Latin-1; binary files (a NUL byte in the first 8000 bytes) and NULL
-texts are skipped with a reason; ids are relative paths, line numbers, the id column or the row
-number, prefixed by the input when there are several. Input order (position, line and row
-numbers) comes from a range-partitioned sort of the rows' keys and per-partition counts
-(sql/spark/inputs/), not from one task; the texts are joined back to their numbers, never sorted.
+Each input's kind (dedup.corpus.input_kind, the rules shared with the DuckDB engine) gives one
+plan of how Spark reads it (dedup.corpus.FilesPlan, LinesPlan, TablePlan: the reader and its
+options, the files of a local folder or dataset); this module runs the plan (`_InputReads`, which
+the plan calls back: no kind is asked its class) and turns the rows into documents.
+
+The rules are the DuckDB engine's (dedup/corpus/): UTF-8 with a leading BOM dropped, else Latin-1;
+binary files (a NUL byte in the first 8000 bytes) and NULL texts are skipped with a reason; ids are
+relative paths, line numbers, the id column or the row number, prefixed by the input when there are
+several. Input order (position, line and row numbers) comes from a range-partitioned sort of the
+rows' keys and per-partition counts (sql/spark/inputs/), not from one task; the texts are joined
+back to their numbers, never sorted.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,20 +35,15 @@ from ...corpus import (
     UTF8_BOM,
     UTF16_BOMS,
     UTF16_SKIPPED,
-    DatasetPlan,
-    Folder,
-    Input,
-    LinesFile,
+    FilesPlan,
+    LinesPlan,
     Listing,
-    SparkReader,
-    Table,
-    TextFile,
+    SparkPlace,
+    TablePlan,
     check_compressed_lines,
     check_csv,
     check_distinct_inputs,
-    check_json_lines,
     input_kind,
-    keep_by_refused,
     mac_lines_note,
     names_below,
     nan_ids,
@@ -54,7 +53,7 @@ from ...corpus import (
     refuse_compressed,
 )
 from ...errors import InputError, UsageError
-from ...formats import Format, compression_of, separator
+from ...formats import SparkReader, compression_of
 from ...keep_by import KeepBy
 from ...names import is_utf8
 from ...settings import Reading
@@ -78,7 +77,7 @@ def read_corpus(engine: Any, reading: Reading) -> tuple[bool, list[str]]:
     skipped: list[tuple[str, str]] = []
     id_columns: list[str] = []  # the inputs whose ids come from a column
     notes: list[str] = []
-    kinds: list[Input] = []
+    plans: list[FilesPlan | LinesPlan | TablePlan] = []
     for rank, given in enumerate(reading.inputs):
         path = given.as_posix() if hasattr(given, "as_posix") else str(given)
         if not is_utf8(path):  # Hadoop's Path stopped on it with a Py4J error
@@ -86,11 +85,11 @@ def read_corpus(engine: Any, reading: Reading) -> tuple[bool, list[str]]:
                 f"{path_id(Path(path))}: Spark opens UTF-8 paths only, and this one is not: rename it, "
                 "or use --engine duckdb"
             )
-        kind, frame = _read_input(engine, path, rank, reading, multiple, skipped, id_columns, notes)
-        frames.append(frame)
-        kinds.append(kind)
+        plan = _plan(engine, path, reading, multiple)
+        frames.append(plan.read_by(_InputReads(engine, path, rank, reading, multiple, skipped, id_columns, notes)))
+        plans.append(plan)
     # one input's ids are its line or row numbers: a line file, a table without an id column
-    numbered_ids = kinds[0].numbered_lines or (isinstance(kinds[0], Table) and not id_columns)
+    numbered_ids = plans[0].row_numbered and not id_columns
     frame = frames[0]
     for other in frames[1:]:
         frame = frame.unionByName(other)
@@ -143,8 +142,9 @@ def _drop_bom(content: Any) -> Any:
     return F.when(F.substring(content, 1, 3) == F.lit(BOM), F.substring(content, 4, LONG)).otherwise(content)
 
 
-def _kind(engine: Any, path: str, reading: Reading) -> Input:
-    """The input's kind (dedup.corpus.input_kind), its path looked at through Spark's file system."""
+def _plan(engine: Any, path: str, reading: Reading, multiple: bool) -> FilesPlan | LinesPlan | TablePlan:
+    """The plan the input's kind gives Spark (dedup.corpus.SparkPlace), its kind found by
+    dedup.corpus.input_kind with its path looked at through Spark's file system."""
     _refuse_a_stream(engine, path)
     fs, hadoop_path = engine._filesystem(path)
     if not fs.exists(hadoop_path):
@@ -155,7 +155,16 @@ def _kind(engine: Any, path: str, reading: Reading) -> Input:
         return names_below(Path(local)) if local is not None else _hadoop_names(fs, hadoop_path)
 
     folder = bool(fs.getFileStatus(hadoop_path).isDirectory())
-    return input_kind(Path(path), reading.lines, Listing(folder, listed))
+    kind = input_kind(Path(path), reading.lines, Listing(folder, listed))
+    if reading.keep_by_column is not None:
+        kind.check_keep_by(reading.keep_by_column)
+    if not folder and path.rstrip("/").rsplit("/", 1)[-1].startswith(HIDDEN_PREFIXES):
+        # Spark's readers leave such a file out even when it is named: it would be read as nothing
+        raise InputError(
+            f"{path}: Spark's readers do not read a file whose name starts with . or _ "
+            "(rename it, or use --engine duckdb)"
+        )
+    return kind.spark_plan(SparkPlace(path, local, folder, path.rstrip("/") + "/" if multiple else ""), reading)
 
 
 def _hadoop_names(fs: Any, folder: Any) -> list[str]:
@@ -185,52 +194,41 @@ def _refuse_a_stream(engine: Any, path: str) -> None:
         )
 
 
-def _read_input(
-    engine: Any,
-    path: str,
-    rank: int,
-    reading: Reading,
-    multiple: bool,
-    skipped: list,
-    id_columns: list[str],
-    notes: list[str],
-) -> tuple[Input, Any]:
-    """The input's kind (see _kind) and its rows (see _read_table's select)."""
-    from pyspark.sql import functions as F
+@dataclass
+class _InputReads:
+    """One input's rows as Spark reads them, for each plan its kind gives (dedup.corpus.SparkReads):
+    the columns of _read_table's select. Adds to the run's skipped inputs (`skipped`), the inputs
+    whose ids come from a column (`id_columns`) and the summary's notes."""
 
-    kind = _kind(engine, path, reading)
-    if reading.keep_by is not None and not isinstance(kind, Table):
-        raise keep_by_refused(reading.keep_by, path)
-    fs, hadoop_path = engine._filesystem(path)
-    hidden = path.rstrip("/").rsplit("/", 1)[-1].startswith(HIDDEN_PREFIXES)
-    if hidden and not fs.getFileStatus(hadoop_path).isDirectory():
-        # Spark's readers leave such a file out even when it is named: it would be read as nothing
-        raise InputError(
-            f"{path}: Spark's readers do not read a file whose name starts with . or _ "
-            "(rename it, or use --engine duckdb)"
-        )
-    session = engine.session
-    source = F.concat(F.lit(f"{rank:06d}:"), F.col("_metadata.file_path"))
-    empty_text = F.lit(None).cast("string")
-    if isinstance(kind, (Folder, TextFile)):
+    engine: Any
+    path: str
+    rank: int
+    reading: Reading
+    multiple: bool
+    skipped: list[tuple[str, str]]
+    id_columns: list[str]
+    notes: list[str]
+
+    def files(self, plan: FilesPlan) -> Any:
+        """Each file a document: a folder's, named by their path below it, or one file."""
+        from pyspark.sql import functions as F
+
+        engine, path, session = self.engine, self.path, self.engine.session
         root = _qualified(engine, path)
-        local = engine.local_path(path)
-        if isinstance(kind, Folder):
+        if plan.folder:
             relative = F.substring(F.col("path"), len(root) + 2, LONG)
-            ids = F.concat(F.lit(path.rstrip("/") + "/"), relative) if multiple else relative
-            prefix = path.rstrip("/") + "/" if multiple else ""
-            if local is not None:  # listed as the DuckDB engine lists it, read by Spark
-                plan = kind.spark_plan(local, prefix, reading)
-                skipped += plan.skipped
-                frame = _binary_files(session, [_literal(load) for load in plan.loads])
-                empty = [root + "/" + name for name in plan.empty]
+            ids = F.concat(F.lit(path.rstrip("/") + "/"), relative) if self.multiple else relative
+            if plan.listing is not None:  # listed as the DuckDB engine lists it, read by Spark
+                self.skipped += plan.listing.skipped
+                frame = _binary_files(session, [_literal(load) for load in plan.listing.loads])
+                empty = [root + "/" + name for name in plan.listing.empty]
             else:
                 frame = _binary_files(session, [_literal(path)])
-                empty = _unlisted(engine, path, prefix, skipped)
+                empty = _unlisted(engine, path, path.rstrip("/") + "/" if self.multiple else "", self.skipped)
         else:
-            refuse_compressed(path)
             frame = _binary_files(session, [_literal(path)])
             ids = F.lit(path)
+            fs, hadoop_path = engine._filesystem(path)
             empty = [root] if fs.getFileStatus(hadoop_path).getLen() == 0 else []
         if empty:  # Spark's file scan reads no split of a zero-byte file: each is a document, empty
             listed = session.createDataFrame([(name,) for name in empty], "path string")
@@ -239,82 +237,81 @@ def _read_input(
             )
         binary = F.contains(F.substring(F.col("content"), 1, BINARY_SNIFF_BYTES), F.lit(bytearray(b"\x00")))
         utf16 = F.substring(F.col("content"), 1, 2).isin(*(F.lit(bytearray(bom)) for bom in UTF16_BOMS))
-        return kind, frame.select(
-            F.concat(F.lit(f"{rank:06d}:"), F.col("path")).alias("source"),
+        return frame.select(
+            F.concat(F.lit(f"{self.rank:06d}:"), F.col("path")).alias("source"),
             F.lit(0).cast("bigint").alias("source_row"),
             ids.alias("id"),
             F.lit(None).cast("string").alias("id_prefix"),
-            empty_text.alias("text"),
+            F.lit(None).cast("string").alias("text"),
             F.col("content"),
             F.lit(True).alias("whole_file"),
             F.lit(False).alias("from_table"),
             F.when(binary & utf16, F.lit(UTF16_SKIPPED)).when(binary, F.lit(BINARY_SKIPPED)).alias("reason"),
         )
-    if isinstance(kind, LinesFile):
+
+    def lines(self, plan: LinesPlan) -> Any:
+        """Each line a document, named by its number."""
+        from pyspark.sql import functions as F
+
+        engine, path, session = self.engine, self.path, self.engine.session
         compression = compression_of(path)  # Spark's text reader decompresses a file so named
         with engine.open_bytes(path) as data:  # as dedup.corpus.lines reads it: a binary file is refused
             if compression is None:
                 refuse_binary_lines(path, data.read(BINARY_SNIFF_BYTES))
             else:  # and a damaged one, in one line here rather than the JVM's error
                 check_compressed_lines(path, data, compression)
-        frame = _reader(session, LinesFile.spark_reader("\n"), path)
+        frame = _reader(session, plan.reader("\n"), path)
         if _mac_line_ends(engine, path, frame):  # as dedup.corpus.lines.line_break: no \n at all, but \r
-            frame = _reader(session, LinesFile.spark_reader("\r"), path)
-            notes.append(mac_lines_note(path))
+            frame = _reader(session, plan.reader("\r"), path)
+            self.notes.append(mac_lines_note(path))
         raw = F.col("value").cast("binary")
         stripped = F.when(
             F.substring(raw, -1, 1) == F.lit(bytearray(b"\r")), F.substring(raw, 1, F.length(raw) - 1)
         ).otherwise(raw)
-        return kind, frame.select(
-            source.alias("source"),
+        return frame.select(
+            F.concat(F.lit(f"{self.rank:06d}:"), F.col("_metadata.file_path")).alias("source"),
             F.monotonically_increasing_id().alias("source_row"),
-            F.lit(None).cast("string" if multiple else "bigint").alias("id"),
-            F.lit(path + ":" if multiple else None).cast("string").alias("id_prefix"),
-            empty_text.alias("text"),
+            F.lit(None).cast("string" if self.multiple else "bigint").alias("id"),
+            F.lit(path + ":" if self.multiple else None).cast("string").alias("id_prefix"),
+            F.lit(None).cast("string").alias("text"),
             stripped.alias("content"),
             F.lit(False).alias("whole_file"),
             F.lit(False).alias("from_table"),
             F.lit(None).cast("string").alias("reason"),
         )
-    assert isinstance(kind, Table), "standard input is refused by _kind"
-    if kind.format != Format.parquet and fs.getFileStatus(hadoop_path).isDirectory():
-        raise UsageError(
-            f"{path} is a folder of {kind.format.value} shards, which --engine spark reads only as separate inputs "
-            f"(each its own ids): give the shard files, or use --engine duckdb, which reads the folder as one table"
-        )
-    line_break = None
-    if kind.delimited:  # what both engines refuse alike, checked on the driver
-        with engine.open_bytes(path) as data:
-            delimiter = separator(kind.format, reading.delimiter)
-            layout = check_csv(path, data, delimiter, compression_of(path))
-        if layout.crlf_in_value_line is not None:
-            raise InputError(
-                f"{path}: line {layout.crlf_in_value_line}: a quoted value holds a \\r\\n line break in a file whose "
-                "rows end with \\r\\n; Spark's reader would read it as \\n (convert the file's line breaks, e.g. "
-                "with dos2unix, or use --engine duckdb)"
-            )
-        line_break = layout.line_break
-    local = engine.local_path(path)  # None: not on the driver's disk (HDFS, an object store)
-    if local is not None and kind.format == Format.jsonl:
-        # what the DuckDB engine refuses and Spark's reader would read, checked on the driver
-        check_json_lines(Path(local), reading.id_column, reading.text_column, shown=path)
-    dataset = kind.spark_dataset(local, path, reading) if local is not None else None
-    if dataset is not None:
-        skipped += dataset.skipped
-    from pyspark.errors import AnalysisException
 
-    try:
-        return kind, _read_table(session, path, kind, rank, reading, multiple, id_columns, line_break, dataset)
-    except AnalysisException as error:
-        if error.getCondition() != "COLUMN_ALREADY_EXISTS":
-            raise
-        # Spark's column names ignore case: `text` and `Text` are one column to it (and so is a JSON
-        # key twice in a line, which pyarrow refuses); the DuckDB engine reads `text`
-        name = (error.getMessageParameters() or {}).get("columnName", "")
-        raise InputError(
-            f"{path}: the column {name} twice, or beside a column whose name differs from it only in case; "
-            "Spark's reader cannot read them apart (rename the columns, or use --engine duckdb)"
-        ) from None
+    def table(self, plan: TablePlan) -> Any:
+        """A table's rows, its ids from its id column or its row numbers."""
+        engine, path, reading = self.engine, self.path, self.reading
+        line_break = None
+        if plan.separator is not None:  # what both engines refuse alike, checked on the driver
+            with engine.open_bytes(path) as data:
+                layout = check_csv(path, data, plan.separator, compression_of(path))
+            if layout.crlf_in_value_line is not None:
+                raise InputError(
+                    f"{path}: line {layout.crlf_in_value_line}: a quoted value holds a \\r\\n line break in a file "
+                    "whose rows end with \\r\\n; Spark's reader would read it as \\n (convert the file's line "
+                    "breaks, e.g. with dos2unix, or use --engine duckdb)"
+                )
+            line_break = layout.line_break
+        if plan.dataset is not None:
+            self.skipped += plan.dataset.skipped
+        from pyspark.errors import AnalysisException
+
+        try:
+            return _read_table(
+                engine.session, path, plan, self.rank, reading, self.multiple, self.id_columns, line_break
+            )
+        except AnalysisException as error:
+            if error.getCondition() != "COLUMN_ALREADY_EXISTS":
+                raise
+            # Spark's column names ignore case: `text` and `Text` are one column to it (and so is a JSON
+            # key twice in a line, which pyarrow refuses); the DuckDB engine reads `text`
+            name = (error.getMessageParameters() or {}).get("columnName", "")
+            raise InputError(
+                f"{path}: the column {name} twice, or beside a column whose name differs from it only in case; "
+                "Spark's reader cannot read them apart (rename the columns, or use --engine duckdb)"
+            ) from None
 
 
 def _mac_line_ends(engine: Any, path: str, frame: Any) -> bool:
@@ -347,19 +344,18 @@ EMPTY_TABLE = (
 def _read_table(
     session: Any,
     path: str,
-    kind: Table,
+    plan: TablePlan,
     rank: int,
     reading: Reading,
     multiple: bool,
     id_columns: list[str],
     line_break: str | None,
-    dataset: DatasetPlan | None,
 ) -> Any:
     from pyspark.sql import functions as F
 
-    frame = _table_reader(session, path, kind, reading, line_break, dataset)
+    frame = _table_reader(session, path, plan, line_break)
     columns = frame.columns
-    if not columns and (dataset is not None or not frame.isEmpty()):  # lines of `{}`, a dataset of no files
+    if not columns and (plan.dataset is not None or not frame.isEmpty()):  # lines of `{}`, a dataset of no files
         raise InputError(f"{path}: no text column {reading.text_column!r}; columns are none")
     if not columns:  # a zero-byte file, or JSON lines that are blank: an empty table, as on DuckDB
         id_type = "string" if multiple else "bigint"
@@ -374,7 +370,7 @@ def _read_table(
     text_type = types[reading.text_column]
     if text_type not in ("string", "binary"):
         raise InputError(f"{path}: text column {reading.text_column!r} has type {text_type}, expected strings")
-    csv = kind.delimited
+    csv = plan.delimited
     id_name = reading.id_column if reading.id_column is not None else ("id" if "id" in columns else None)
     if id_name is not None:
         _check_id_values(frame, path, id_name, csv)  # NaN ids: the error DuckDB gives
@@ -534,25 +530,19 @@ def _check_id_values(frame: Any, path: str, id_name: str, csv: bool) -> None:
         raise InputError(f"{path}: id column {id_name!r} holds text that is not valid UTF-8")
 
 
-def _table_reader(
-    session: Any,
-    path: str,
-    kind: Table,
-    reading: Reading,
-    line_break: str | None = None,
-    dataset: DatasetPlan | None = None,
-) -> Any:
+def _table_reader(session: Any, path: str, plan: TablePlan, line_break: str | None = None) -> Any:
+    dataset = plan.dataset
     if dataset is not None:  # a local dataset, read as the DuckDB engine lists it
         if not dataset.files:  # a table of no columns (Spark: "unable to infer schema")
             from pyspark.sql.types import StructType
 
             return session.createDataFrame([], StructType())
         return session.read.option("basePath", _literal(dataset.root)).parquet(*map(_literal, dataset.files))
-    reader = kind.spark_reader(reading, line_break)
+    reader = plan.reader(line_break)
     if reader is None:
-        raise InputError(f"{path}: Spark has no reader of {kind.format} tables: use --engine duckdb")
+        raise InputError(f"{path}: Spark has no reader of {plan.format} tables: use --engine duckdb")
     frame = _reader(session, reader, path)
-    if kind.delimited:
+    if plan.delimited:
         from pyspark.sql import functions as F
 
         # Every cell is the text it holds, as the DuckDB engine reads it: an empty cell is an empty
@@ -560,7 +550,7 @@ def _table_reader(
         # empty id); the header's names as UTF-8 where they are.
         frame = frame.toDF(*(_header_name(name, first=i == 0) for i, name in enumerate(frame.columns)))
         return frame.withColumns({name: F.coalesce(frame[name], F.lit("")) for name in frame.columns})
-    if kind.format == Format.jsonl and "_corrupt_record" in frame.columns:  # kept as NULLs: a NULL text
+    if reader.corrupt_column in frame.columns:  # kept as NULLs: a NULL text
         raise InputError(f"{path}: a line is not valid JSON, or not UTF-8 (JSON lines must be UTF-8)")
     return frame
 
