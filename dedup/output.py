@@ -10,9 +10,10 @@ import shutil
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Literal, NamedTuple, TextIO, TypeAlias
+from typing import Literal, TextIO, TypeAlias
 
 import pyarrow as pa
 
@@ -268,57 +269,61 @@ def write_table(rows: Rows, path: Path, kind: str | None = None) -> None:
 
 def write_rows(rows: Rows, path: Path, kind: str | None = None) -> None:
     """The rows (a table, or a reader streamed batch by batch in bounded memory) to `path` as it is
-    named (no temporary file): Parquet, or a text format of TEXT_WRITERS, compressed as the name
-    says; another format is an error, never another format's bytes under its name."""
-    kind = kind or format_for(path)
+    named (no temporary file), by the writer of its format (ROW_WRITERS); a format without one is an
+    error, never another format's bytes under its name."""
+    writer = row_writer(kind or format_for(path))
     with written(path):
-        if kind == Format.parquet:
-            with pa.OSFile(os.fsencode(path), "wb") as sink:  # by its bytes: a name that is not UTF-8 too
-                _write_parquet(rows, sink)
-        else:
-            with open_text(path, newline=text_writer(kind).newline) as stream:
-                write_text_rows(rows, stream, kind)
+        writer.to_file(rows, path)
 
 
-class TextWriter(NamedTuple):
+@dataclass(frozen=True)
+class TextWriter:
     """How a text format writes rows: the line end its file is opened with, a batch (and whether it
-    is the first), and what a result without rows writes (a CSV its header)."""
+    is the first), and what a result without rows writes (a CSV its header). A file is compressed
+    as its name says."""
 
     newline: str
     batch: Callable[[pa.RecordBatch, TextIO, bool], None]
     empty: Callable[[pa.Schema, TextIO], None] | None = None
 
+    def to_file(self, rows: Rows, path: Path) -> None:
+        with open_text(path, newline=self.newline) as stream:
+            self.to_stream(rows, stream)
 
-# The writers of the text formats that dedup.formats registers for --output and copies (Parquet is
-# written by _write_parquet): a format registered without one fails in text_writer, and
-# tests/test_formats.py writes every registered output format.
-TEXT_WRITERS = {
-    Format.csv: TextWriter(
-        "",
-        lambda batch, stream, first: write_csv(batch, stream, header=first),
-        lambda s, out: write_csv(s.empty_table(), out),
-    ),
-    Format.jsonl: TextWriter("\n", lambda batch, stream, first: write_jsonl(batch, stream)),
-}
+    def to_stream(self, rows: Rows, stream: TextIO) -> None:
+        """The rows on an open stream, a batch at a time: a file, or stdout (the CLI's --format)."""
+        first = True
+        for batch in batches(rows):
+            self.batch(batch, stream, first)
+            first = False
+        if first and self.empty is not None:
+            self.empty(rows.schema, stream)
 
 
-def text_writer(kind: str) -> TextWriter:
+@dataclass(frozen=True)
+class BinaryWriter:
+    """How a binary format writes rows, to a file opened by its bytes (a name that is not UTF-8 too)."""
+
+    write: Callable[[Rows, pa.NativeFile], None]
+
+    def to_file(self, rows: Rows, path: Path) -> None:
+        with pa.OSFile(os.fsencode(path), "wb") as sink:
+            self.write(rows, sink)
+
+
+def row_writer(kind: str) -> TextWriter | BinaryWriter:
     try:
-        return TEXT_WRITERS[Format(kind)]
+        return ROW_WRITERS[Format(kind)]
     except (KeyError, ValueError):
         raise ValueError(f"no writer of rows as {kind}") from None
 
 
 def write_text_rows(rows: Rows, stream: TextIO, kind: str) -> None:
-    """The rows in the text format `kind` on an open stream, a batch at a time: a file (write_rows)
-    or stdout (the CLI's --format)."""
-    writer = text_writer(kind)
-    first = True
-    for batch in batches(rows):
-        writer.batch(batch, stream, first)
-        first = False
-    if first and writer.empty is not None:
-        writer.empty(rows.schema, stream)
+    """The rows in the text format `kind` on an open stream (stdout, the CLI's --format)."""
+    writer = row_writer(kind)
+    if not isinstance(writer, TextWriter):
+        raise ValueError(f"{kind} is not a text format")
+    writer.to_stream(rows, stream)
 
 
 # Rows per record batch of a result streamed from an engine to a file or stdout.
@@ -535,3 +540,17 @@ def interval_text(months: int, days: int, nanoseconds: int) -> str:
         text = f"{sign}{hours:02d}:{minute:02d}:{second:02d}"
         parts.append(text + (f".{fraction:09d}".rstrip("0") if fraction else ""))
     return " ".join(parts)
+
+
+# The writer of each format that dedup.formats registers for --output and copies: a format
+# registered without one fails in row_writer, and tests/test_formats.py checks that every
+# registered output and copy format has one, and writes each.
+ROW_WRITERS: dict[Format, TextWriter | BinaryWriter] = {
+    Format.parquet: BinaryWriter(_write_parquet),
+    Format.csv: TextWriter(
+        "",
+        lambda batch, stream, first: write_csv(batch, stream, header=first),
+        lambda s, out: write_csv(s.empty_table(), out),
+    ),
+    Format.jsonl: TextWriter("\n", lambda batch, stream, first: write_jsonl(batch, stream)),
+}

@@ -67,8 +67,8 @@ def test_every_registered_output_and_export_format_has_its_writer(tmp_path):
 
     from dedup.choices import ExportKind
     from dedup.formats import COMPRESSIONS, Format, compressible, open_binary
-    from dedup.index.export import write_export
-    from dedup.output import text_writer, write_rows
+    from dedup.index.export import EXPORT_WRITERS, write_export
+    from dedup.output import ROW_WRITERS, TextWriter, write_rows
 
     rows = pa.table({"id": ["a", "b"], "survivor": ["a", "a"], "jaccard": [None, 0.9]})
     for suffix, kind in OUTPUT_FORMATS.items():
@@ -80,8 +80,11 @@ def test_every_registered_output_and_export_format_has_its_writer(tmp_path):
     for suffix in EXPORT_FORMATS:
         path = tmp_path / f"survivors{suffix}"
         assert write_export(rows, path, ExportKind.survivors) == 2, suffix
-    for kind in SPECS:
-        if kind not in (Format.parquet, Format.json, Format.txt) and SPECS[kind].output:
-            assert text_writer(kind).newline in ("", "\n")
+    # every registered use has its implementation, and nothing is implemented for a use not registered
+    assert set(ROW_WRITERS) == set(OUTPUT_FORMATS.values()) | set(COPY_FORMATS.values())
+    assert set(EXPORT_WRITERS) == set(EXPORT_FORMATS.values())
+    for kind, writer in ROW_WRITERS.items():  # a text format is compressed as its name says
+        assert isinstance(writer, TextWriter) == compressible(kind), kind
+    assert not isinstance(ROW_WRITERS[Format.parquet], TextWriter)
     with pytest.raises(ValueError, match="no writer of rows as txt"):
         write_rows(rows, tmp_path / "x.txt", "txt")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -13,7 +13,7 @@ from ..choices import ExportKind, Keep, Resolve
 from ..engines import Engine
 from ..errors import UsageError
 from ..formats import EXPORT_FORMATS, Format, open_text
-from ..output import STREAM_ROWS, batches, check_writable, format_for, is_list_type, replacing, write_table
+from ..output import STREAM_ROWS, Rows, batches, check_writable, format_for, is_list_type, replacing, write_table
 from .clusters import ensure_clusters
 
 ID_LINES = (ExportKind.survivors,)  # the exports of one id per row, which .txt writes one per line
@@ -59,25 +59,55 @@ def write_exports(engine: Engine, exports: Sequence[tuple[ExportKind, Path]]) ->
         write_export(export_rows(engine, what), path, what)
 
 
-def write_export(rows: pa.Table | pa.RecordBatchReader, path: Path, what: ExportKind | str) -> int:
-    """The rows to `path`, streamed in batches; how many were written."""
+def write_export(rows: Rows, path: Path, what: ExportKind | str) -> int:
+    """The rows to `path` by the export writer of its format (EXPORT_WRITERS), streamed in batches;
+    how many were written."""
     kind = check_writable(path, EXPORT_FORMATS, "export")
     export_format(path, what)
-    if kind == Format.txt:
-        with replacing(path) as target, open_text(target, newline="\n") as stream:
-            return write_id_lines(batches(rows), stream)
-    if kind == Format.json:
-        with replacing(path) as target, open_text(target, newline="\n") as stream:
-            return write_json(batches(rows), ExportKind(what), stream)
-    count = [0]
+    return EXPORT_WRITERS[Format(kind)](rows, path, ExportKind(what))
+
+
+def _id_lines_export(rows: Rows, path: Path, what: ExportKind) -> int:
+    with replacing(path) as target, open_text(target, newline="\n") as stream:
+        return write_id_lines(batches(rows), stream)
+
+
+def _json_export(rows: Rows, path: Path, what: ExportKind) -> int:
+    with replacing(path) as target, open_text(target, newline="\n") as stream:
+        return write_json(batches(rows), what, stream)
+
+
+def _rows_export(rows: Rows, path: Path, what: ExportKind) -> int:
+    return _counted_rows(rows, rows.schema, path, lambda batch: batch)
+
+
+def _csv_export(rows: Rows, path: Path, what: ExportKind) -> int:
+    """CSV has no lists: a list cell as its JSON text."""
+    return _counted_rows(rows, _csv_schema(rows.schema), path, _lists_as_json)
+
+
+def _counted_rows(rows: Rows, schema: pa.Schema, path: Path, cells: Callable[[pa.RecordBatch], pa.RecordBatch]) -> int:
+    """The rows, each batch through `cells`, as --output writes them (dedup.output.ROW_WRITERS); how many."""
+    count = 0
 
     def counted(batch: pa.RecordBatch) -> pa.RecordBatch:
-        count[0] += batch.num_rows
-        return _lists_as_json(batch) if kind == Format.csv else batch
+        nonlocal count
+        count += batch.num_rows
+        return cells(batch)
 
-    schema = _csv_schema(rows.schema) if kind == Format.csv else rows.schema
     write_table(pa.RecordBatchReader.from_batches(schema, (counted(b) for b in batches(rows))), path)
-    return count[0]
+    return count
+
+
+# How an export is written in each format dedup.formats registers for exports (a test checks that
+# every one has its writer): one id a line, one JSON value, or the rows as --output writes them.
+EXPORT_WRITERS: dict[Format, Callable[[Rows, Path, ExportKind], int]] = {
+    Format.txt: _id_lines_export,
+    Format.json: _json_export,
+    Format.csv: _csv_export,
+    Format.parquet: _rows_export,
+    Format.jsonl: _rows_export,
+}
 
 
 def write_id_lines(parts: Iterable[pa.RecordBatch], stream: TextIO) -> int:
