@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from dedup.cli import app
 from dedup.corpus.csv_check import check_csv
-from dedup.corpus.tables import table_parts
+from dedup.corpus.tables import table_format, table_parts
 from dedup.errors import InputError
 from dedup.formats import compression_of
 
@@ -86,10 +86,10 @@ def test_what_passes_is_read_by_pyarrow_as_pythons_csv_reads_it(tmp_path_factory
         check_csv("t.csv", io.BytesIO(content), ",", None)
     except InputError:
         with pytest.raises(InputError):
-            list(table_parts(path))
+            list(table_parts(path, table_format(path)))
         return
     rows = [row for row in csv.reader(io.StringIO(content.decode(), newline=""), strict=True) if row]
-    read = pa.concat_tables(table_parts(path)).to_pylist()
+    read = pa.concat_tables(table_parts(path, table_format(path))).to_pylist()
     assert [[cell.decode() for cell in row.values()] for row in read] == rows[1:]
 
 
@@ -113,10 +113,10 @@ def test_a_file_moved_over_the_path_while_it_is_checked_is_not_read(tmp_path, mo
         return layout
 
     monkeypatch.setattr(csv_check, "check_csv", check_then_swap)
-    rows = pa.concat_tables(table_parts(path)).to_pylist()
+    rows = pa.concat_tables(table_parts(path, table_format(path))).to_pylist()
     assert [(r["id"], r["text"]) for r in rows] == [(b"1", b"the checked file"), (b"2", b"its second row")]
     with pytest.raises(InputError, match="line 2"):  # the file moved there is refused on its own
-        list(table_parts(path))
+        list(table_parts(path, table_format(path)))
 
 
 def test_a_column_name_that_is_not_utf8_is_one_line(tmp_path):

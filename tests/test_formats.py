@@ -50,6 +50,12 @@ def test_delimited_tables_and_latin1_cells():
     assert latin1_cells(None) == ()
 
 
+def test_every_table_input_has_its_reader_and_nothing_more():
+    from dedup.corpus.tables import TABLE_READERS
+
+    assert set(TABLE_READERS) == set(TABLE_FORMATS.values())
+
+
 def test_every_table_input_has_a_spark_reader():
     for spec in SPECS.values():
         if spec.table_input:

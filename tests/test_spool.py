@@ -255,7 +255,7 @@ def test_a_csv_is_read_in_parts_and_a_bad_row_in_a_later_part_is_named(tmp_path,
     spooled()
     good = tmp_path / "t.csv"
     good.write_text("id,text\n" + "".join(f'{i},"{t}"\n' for i, t in enumerate(texts(120))), encoding="utf-8")
-    parts = list(tables_module.table_parts(good, None))
+    parts = list(tables_module.table_parts(good, "csv"))
     assert len(parts) > 10 and sum(p.num_rows for p in parts) == 120
     assert pa.concat_tables(parts).column("id").to_pylist()[:2] == [b"0", b"1"]  # cells as read, not inferred
     lines = good.read_text(encoding="utf-8").splitlines()
@@ -284,7 +284,7 @@ def test_a_json_lines_file_is_read_in_parts_with_the_columns_of_the_whole_file(t
     args = ["run", str(path), "--temp-dir", str(tmp_path), "--threshold", "0.5", "-o", str(tmp_path / "p.csv")]
     whole = CliRunner().invoke(app, args)
     spooled()
-    assert len(list(tables_module.table_parts(path))) > 10
+    assert len(list(tables_module.table_parts(path, tables_module.table_format(path)))) > 10
     parts = CliRunner().invoke(app, args)
     assert whole.exit_code == parts.exit_code == 0, parts.output
     assert "documents: 120 read = 110 processed + 0 empty + 10 skipped" in whole.output
@@ -317,7 +317,7 @@ def test_json_ids_or_texts_that_change_type_are_refused_wherever_the_parts_fall(
     whole = CliRunner().invoke(app, ["run", str(path), "-q"])
     spooled()
     tables_module.PART_BYTES = 1  # a part per line (the fixture restores it)
-    assert len(list(tables_module.table_parts(path))) == 3  # the blank line is not a row
+    assert len(list(tables_module.table_parts(path, "jsonl"))) == 3  # the blank line is not a row
     parts = CliRunner().invoke(app, ["run", str(path), "-q"])
     for result in (whole, parts):
         assert (result.exit_code, result.output.count("\n")) == (1, 1), result.output
@@ -332,6 +332,7 @@ def test_a_parquet_dataset_in_parts_is_the_table_read_whole(tmp_path, spooled):
         folder.mkdir(parents=True, exist_ok=True)
         rows = docs[part * 10 : part * 10 + 10 - part % 4]
         pq.write_table(pa.table({"text": rows, "n": list(range(len(rows)))}), folder / f"part-{part:05}.parquet")
-    parts = list(tables_module.table_parts(tmp_path / "d"))
+    d = tmp_path / "d"
+    parts = list(tables_module._dataset_parts(d, tables_module.list_dataset(d).files))
     assert len(parts) >= 2
     assert pa.concat_tables(parts).equals(pq.read_table(tmp_path / "d"))  # rows, order, the partition column

@@ -231,14 +231,16 @@ class Table(Input):
 
     def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
         prefix = path_id(self.path) if prefixed else None
-        read_table(corpus, self.path, reading.id_column, reading.text_column, prefix, delimiter=reading.delimiter)
+        read_table(
+            corpus, self.path, self.format, reading.id_column, reading.text_column, prefix, reading.delimiter
+        )
 
     def check_copy(self, out: Path) -> None:
         super().check_copy(out)
         format_for(out, COPY_FORMATS, "deduplicated table")  # a table is copied as a table
 
     def write_copy(self, out: Path, dropped: set[object], reading: Reading) -> None:
-        write_table_copy(self.path, out, dropped, reading)
+        write_table_copy(self.path, self.format, out, dropped, reading)
 
     def spark_plan(self, place: SparkPlace, reading: Reading) -> TablePlan:
         """The reader of its format (dedup.corpus.spark_plans.table_plan); JSON lines on the driver's

@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ..formats import COPY_FORMATS, PARQUET, is_delimited
-from ..output import format_for, write_rows
+from ..formats import COPY_FORMATS, Format, is_delimited
+from ..output import TextWriter, format_for, row_writer, write_rows
 from ..settings import Reading
 from .columns import csv_cells_as_text, decoded_cells, decoded_column, id_strings
-from .tables import load_table, table_format
+from .tables import load_table
 
 
-def write_table_copy(source: Path, out: Path, dropped: set[object], reading: Reading) -> None:
-    """The table `source` to `out` without the rows whose ids are `dropped` (the id column's, as
-    the run read them, or row numbers from 1 for a table without one)."""
-    rows = load_table(source, reading.delimiter)
-    if is_delimited(table_format(source)):
+def write_table_copy(source: Path, kind: Format, out: Path, dropped: set[object], reading: Reading) -> None:
+    """The table `source`, of format `kind`, to `out` without the rows whose ids are `dropped` (the
+    id column's, as the run read them, or row numbers from 1 for a table without one)."""
+    rows = load_table(source, kind, reading.delimiter)
+    if is_delimited(kind):
         rows = csv_cells_as_text(rows, source)  # as the run read them, not as bytes
     views = {pa.string_view(): pa.large_string(), pa.binary_view(): pa.large_binary()}  # pyarrow cannot filter them
     rows = rows.cast(pa.schema([field.with_type(views.get(field.type, field.type)) for field in rows.schema]))
@@ -33,7 +33,7 @@ def write_table_copy(source: Path, out: Path, dropped: set[object], reading: Rea
     else:
         mask = pa.array([number not in dropped for number in range(1, rows.num_rows + 1)])
     rows = rows.filter(mask)
-    if format_for(out, COPY_FORMATS) != PARQUET:
+    if isinstance(row_writer(format_for(out, COPY_FORMATS)), TextWriter):  # no bytes in CSV or JSON lines
         rows = _as_text(rows, source, reading.text_column)
     write_rows(rows, out)
 

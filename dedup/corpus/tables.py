@@ -2,15 +2,15 @@
 zstd-compressed by extension): which file is a table, its rows read in parts, and the checks that make both
 engines read a table alike.
 
-To add an input format: its Spec in dedup.formats, its parts in table_parts (and whole in
-load_table, for --write-deduplicated), and a new reader of Spark's in
-dedup.corpus.kinds (Table.spark_reader)."""
+To add an input format: its Spec in dedup.formats (with Spark's reader of it, if any) and its
+TableReader here (TABLE_READERS: its parts, and whole for --write-deduplicated)."""
 
 from __future__ import annotations
 
 import math
 import os
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
@@ -26,7 +26,6 @@ from ..formats import (
     Format,
     compressible,
     compression_of,
-    is_delimited,
     latin1_cells,
     open_binary,
     separator,
@@ -127,17 +126,18 @@ def folder_format(name: str, listed: Callable[[], Iterable[str]]) -> str | None:
 def read_table(
     corpus: Corpus,
     path: Path,
+    kind: Format,
     id_column: str | None,
     text_column: str,
     prefix: str | None,
     delimiter: str | None = None,
 ) -> None:
-    """A table's rows as documents: a file, or a dataset folder (folder_format), its Parquet parts
-    read as one dataset, its shards of another format one after the other in path order. A table
-    without an id column numbers its rows from 1 across its parts and shards."""
-    dataset = list_dataset(path) if path.is_dir() else None
-    kind = table_format(path)
-    if dataset is not None:
+    """A table of format `kind` (its input kind's) as documents: a file, or a dataset folder
+    (folder_format), its Parquet parts read as one dataset, its shards of another format one after
+    the other in path order. A table without an id column numbers its rows from 1 across its parts
+    and shards."""
+    if path.is_dir():
+        dataset = list_dataset(path)
         corpus.skipped += dataset.skipped()
         if kind != PARQUET:
             rows = 0
@@ -153,7 +153,7 @@ def read_table(
 def _read_file(
     corpus: Corpus,
     path: Path,
-    kind: str | None,
+    kind: Format,
     id_column: str | None,
     text_column: str,
     prefix: str | None,
@@ -164,18 +164,54 @@ def _read_file(
     """One table file (or a Parquet dataset) read, its rows numbered from start + 1; how many rows."""
     if path.is_file() and path.stat().st_size == 0:
         return 0  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
-    if kind == Format.jsonl:
-        return _read_json_lines(corpus, path, id_column, text_column, prefix, start)
+    if dataset is not None:
+        parts = _dataset_parts(path, dataset.files)
+        return _read_parts(corpus, parts, path, kind, id_column, text_column, prefix, start)
+    return TABLE_READERS[kind].documents(corpus, path, kind, id_column, text_column, prefix, delimiter, start)
+
+
+def _read_parts(
+    corpus: Corpus,
+    parts: Iterable[pa.Table],
+    path: Path,
+    kind: Format,
+    id_column: str | None,
+    text_column: str,
+    prefix: str | None,
+    start: int,
+) -> int:
     latin1 = latin1_cells(kind)
     rows = start
-    for table in table_parts(path, delimiter, dataset, kind):
+    for table in parts:
         read_arrow(corpus, table, str(path), id_column, text_column, prefix, latin1, rows)
         rows += table.num_rows
     return rows - start
 
 
-def _read_json_lines(
-    corpus: Corpus, path: Path, id_column: str | None, text_column: str, prefix: str | None, start: int = 0
+def _file_documents(
+    corpus: Corpus,
+    path: Path,
+    kind: Format,
+    id_column: str | None,
+    text_column: str,
+    prefix: str | None,
+    delimiter: str | None,
+    start: int,
+) -> int:
+    """A table file's rows read in parts, each part's columns as they are."""
+    parts = table_parts(path, kind, delimiter)
+    return _read_parts(corpus, parts, path, kind, id_column, text_column, prefix, start)
+
+
+def _json_documents(
+    corpus: Corpus,
+    path: Path,
+    kind: Format,
+    id_column: str | None,
+    text_column: str,
+    prefix: str | None,
+    delimiter: str | None,
+    start: int,
 ) -> int:
     """A JSON lines file in parts of lines. A key missing from every line of a part is a column
     missing from that part: its id and text columns are those of the whole file, NULL where a
@@ -184,7 +220,7 @@ def _read_json_lines(
     kinds: dict[str, str] = {}  # the JSON type of the id and text values so far
     key_name = corpus.keep_by.column if corpus.keep_by is not None else None
     rows = 0
-    for table in table_parts(path, kind=Format.jsonl):
+    for table in table_parts(path, kind):
         if table.num_rows == 0:
             continue  # blank lines only
         names = table.column_names
@@ -261,26 +297,16 @@ PART_BYTES = SPOOL_BYTES // 4
 PART_ROWS = 65_536
 
 
-def table_parts(
-    path: Path, delimiter: str | None = None, dataset: DatasetListing | None = None, kind: str | None = None
-) -> Iterator[pa.Table]:
-    """A table's rows in parts: a CSV or TSV, a JSON lines file, a Parquet dataset folder (the files
-    of `dataset` when the caller listed it) or file; `kind`: its format, else its name's."""
-    kind = PARQUET if dataset is not None else kind or table_format(path)
+def table_parts(path: Path, kind: Format, delimiter: str | None = None) -> Iterator[pa.Table]:
+    """A table file's rows in parts, by the reader of its format `kind` (TABLE_READERS);
+    `delimiter`: --delimiter, for a delimited one."""
     try:
-        if is_delimited(kind):
-            yield from _csv_parts(path, separator(kind, delimiter))  # --delimiter, else the format's
-        elif kind == Format.jsonl:
-            yield from _json_parts(path)
-        elif path.is_dir():
-            yield from _dataset_parts(path, (dataset or list_dataset(path)).files)
-        else:
-            yield from _parquet_parts(path)
+        yield from TABLE_READERS[kind].parts(path, delimiter)
     except (pa.ArrowInvalid, OSError, EOFError) as error:  # OSError: a truncated .gz
         raise InputError(f"cannot read table {path}: {first_line(error)}") from None
 
 
-def _json_parts(path: Path) -> Iterator[pa.Table]:
+def _json_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
     """A JSON lines file (compressed by extension) in parts of whole lines, about PART_BYTES each."""
     with open_binary(path) as file:
         refuse_utf16(path, file.peek(BINARY_SNIFF_BYTES)[:BINARY_SNIFF_BYTES])
@@ -288,7 +314,7 @@ def _json_parts(path: Path) -> Iterator[pa.Table]:
             yield _load_json(b"".join(lines))
 
 
-def _parquet_parts(path: Path) -> Iterator[pa.Table]:
+def _parquet_parts(path: Path, delimiter: str | None = None) -> Iterator[pa.Table]:
     """A Parquet file's rows in parts of about PART_BYTES (at most PART_ROWS rows)."""
     import pyarrow.parquet as pq
 
@@ -449,30 +475,38 @@ def _check_json_ids(table: pa.Table, path: Path, id_name: str) -> None:
             )
 
 
-def load_table(path: Path, delimiter: str | None = None) -> pa.Table:
-    """A table whole (--write-deduplicated): a file, a Parquet dataset, or a folder of shards of
-    another format, concatenated in path order."""
-    kind = table_format(path)
-    if kind != PARQUET and path.is_dir():
-        shards = [_load_file(Path(shard), kind, delimiter) for shard in list_dataset(path).files]
-        return pa.concat_tables(shards, promote_options="permissive") if shards else pa.table({})
-    return _load_file(path, kind, delimiter)
-
-
-def _load_file(path: Path, kind: str | None, delimiter: str | None) -> pa.Table:
+def load_table(path: Path, kind: Format, delimiter: str | None = None) -> pa.Table:
+    """A table of format `kind` whole (--write-deduplicated): a file, a Parquet dataset, or a folder
+    of shards of another format, concatenated in path order."""
     try:
-        if kind == PARQUET:  # a file, or a folder of files (a dataset), read in path order
-            import pyarrow.parquet as pq
-
-            if path.is_file():  # without pyarrow.dataset, which read_table imports (~0.1 s)
-                with arrow_file(path) as source, pq.ParquetFile(source) as parquet:
-                    return parquet.read()
+        if not path.is_dir():
+            return TABLE_READERS[kind].whole(path, delimiter)
+        if kind == PARQUET:  # a dataset, its files read in path order
             return _open_dataset(path, list_dataset(path).files).to_table()
-        if is_delimited(kind):  # its cells as bytes (csv_cells_as_text)
-            return pa.concat_tables(list(table_parts(path, delimiter, kind=kind)))
-        return _load_json(path)
+        shards = [TABLE_READERS[kind].whole(Path(shard), delimiter) for shard in list_dataset(path).files]
+        return pa.concat_tables(shards, promote_options="permissive") if shards else pa.table({})
     except (pa.ArrowInvalid, OSError) as error:
         raise InputError(f"cannot read table {path}: {first_line(error)}") from None
+
+
+def _parquet_whole(path: Path, delimiter: str | None = None) -> pa.Table:
+    import pyarrow.parquet as pq
+
+    # without pyarrow.dataset, which pq.read_table imports (~0.1 s)
+    with arrow_file(path) as source, pq.ParquetFile(source) as parquet:
+        return parquet.read()
+
+
+def _delimited_parts(kind: Format, path: Path, delimiter: str | None) -> Iterator[pa.Table]:
+    return _csv_parts(path, separator(kind, delimiter))  # --delimiter, else the format's
+
+
+def _delimited_whole(kind: Format, path: Path, delimiter: str | None) -> pa.Table:
+    return pa.concat_tables(list(_delimited_parts(kind, path, delimiter)))  # its cells as bytes (csv_cells_as_text)
+
+
+def _json_whole(path: Path, delimiter: str | None = None) -> pa.Table:
+    return _load_json(path)
 
 
 def arrow_file(path: Path) -> pa.NativeFile:
@@ -555,3 +589,24 @@ def _csv_parts(path: Path, delimiter: str) -> Iterator[pa.Table]:
                 yield pa.Table.from_batches([batch])
     if not parts:
         yield schema.empty_table()
+
+
+class TableReader(NamedTuple):
+    """How a table format is read: a file's rows in parts (`parts(path, delimiter)`, --delimiter for
+    a delimited one), a file whole (`whole`, for a deduplicated copy), and a file's rows added to
+    the corpus as documents (`documents`, by default its parts read as they come)."""
+
+    parts: Callable[[Path, str | None], Iterator[pa.Table]]
+    whole: Callable[[Path, str | None], pa.Table]
+    documents: Callable[[Corpus, Path, Format, str | None, str, str | None, str | None, int], int] = _file_documents
+
+
+# The reader of each table format that dedup.formats registers as an input (a test checks that every
+# one has its reader, and nothing more).
+TABLE_READERS = {
+    Format.parquet: TableReader(_parquet_parts, _parquet_whole),
+    Format.csv: TableReader(partial(_delimited_parts, Format.csv), partial(_delimited_whole, Format.csv)),
+    Format.tsv: TableReader(partial(_delimited_parts, Format.tsv), partial(_delimited_whole, Format.tsv)),
+    # JSON lines: each part's columns made those of the whole file, a key's JSON type checked across parts
+    Format.jsonl: TableReader(_json_parts, _json_whole, _json_documents),
+}
