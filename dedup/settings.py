@@ -14,8 +14,9 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from .banding import Banding, candidate_probability, choose_banding
 from .choices import EngineName, ExportKind, Keep, Method, PairsListed, Resolve, ShingleType, choose, values
@@ -117,15 +118,6 @@ RECORDED = (
 )  # fmt: skip
 
 
-# The type of each option that is not a path or a choice; a bool is not taken for a number.
-TYPES: dict[str, type] = {
-    "threshold": numbers.Real, "shingle_size": numbers.Integral, "num_perm": numbers.Integral,
-    "seed": numbers.Integral, "bands": numbers.Integral, "rows": numbers.Integral, "threads": numbers.Integral,
-    "audit": numbers.Integral,
-    "lines": bool, "include_hidden": bool, "strip_html": bool, "follow_links": bool, "replace_documents": bool,
-    "keep_all_tables": bool,
-    "id_column": str, "text_column": str, "delimiter": str, "memory_limit": str, "master": str, "keep_by": str,
-}  # fmt: skip
 NUMBERS: dict[type, type] = {numbers.Real: float, numbers.Integral: int}  # each number option's Python type
 
 
@@ -143,18 +135,16 @@ def option_name(field_name: str) -> str:
     return "--replace" if field_name == "replace_documents" else "--" + field_name.replace("_", "-")
 
 
-def check_types(part: object) -> None:
-    """Values of the wrong type among a part's fields (TYPES), which `dedup.run` can be given, refused
-    in one line before any work (a string threshold, a bool shingle size); a numpy integer or float
-    taken as Python's own."""
-    for item in dataclasses.fields(part):  # type: ignore[arg-type]
-        kind = TYPES.get(item.name)
-        if kind is None or not item.init:
-            continue
-        value = getattr(part, item.name)
-        check_type(option_name(item.name), value, kind)
+def check_types(part: Any) -> None:
+    """Values of the wrong type among a part's fields, which `dedup.run` can be given, refused in one
+    line before any work (a string threshold, a bool shingle size); a numpy integer or float taken
+    as Python's own. The part names the type of each of its fields that is not a path or a choice,
+    as given (`TYPES`; a bool is not taken for a number)."""
+    for name, kind in part.TYPES.items():
+        value = getattr(part, name)
+        check_type(option_name(name), value, kind)
         if value is not None and kind in NUMBERS:
-            object.__setattr__(part, item.name, NUMBERS[kind](value))
+            object.__setattr__(part, name, NUMBERS[kind](value))
 
 
 def as_paths(part: object, *names: str) -> None:
@@ -180,6 +170,10 @@ class Sketch:
     rows: int | None = None
     max_shingle_df: str | None = None  # --max-shingle-df in its one spelling (FrequencyCap): None leaves every shingle
     banding: Banding = field(init=False)
+    TYPES: ClassVar[dict[str, type]] = {
+        "threshold": Real, "shingle_size": Integral, "num_perm": Integral, "seed": Integral, "bands": Integral,
+        "rows": Integral,
+    }  # fmt: skip
 
     def __post_init__(self) -> None:
         check_types(self)
@@ -268,6 +262,10 @@ class Reading:
     follow_links: bool = False  # read symlinks below an input folder that lead outside it
     ids_file: Path | None = None  # --ids: the ids of a --lines input's documents, one per line
     keep_by: str | None = None  # --keep-by: a table column preferred before --keep (dedup.keep_by)
+    TYPES: ClassVar[dict[str, type]] = {
+        "lines": bool, "include_hidden": bool, "strip_html": bool, "follow_links": bool,
+        "id_column": str, "text_column": str, "delimiter": str, "keep_by": str,
+    }  # fmt: skip
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -319,6 +317,9 @@ class EngineOptions:
     master: str | None = None  # Spark's master URL (None: the session's default, local[*])
     spark_conf: tuple[tuple[str, str], ...] = ()  # Spark settings (KEY, VALUE)
     work_dir: str | None = None  # where Spark writes the stage tables (None: a temporary folder, local masters only)
+    TYPES: ClassVar[dict[str, type]] = {
+        "threads": Integral, "keep_all_tables": bool, "memory_limit": str, "master": str,
+    }  # fmt: skip
 
     def __post_init__(self) -> None:
         check_types(self)
@@ -369,6 +370,7 @@ class Outputs:
     exports: tuple[tuple[ExportKind, Path], ...] = ()  # --export WHAT=FILE
     audit: int | None = None  # --audit N: measure recall on N sampled documents (seeded by --seed)
     replace_documents: bool = False  # a run may drop documents of an existing --db that the inputs lack
+    TYPES: ClassVar[dict[str, type]] = {"audit": Integral, "replace_documents": bool}
 
     def __post_init__(self) -> None:
         check_types(self)

@@ -84,6 +84,8 @@ def test_each_option_is_declared_once_by_the_part_that_owns_it():
     declared = [field.name for part in PARTS.values() for field in dataclasses.fields(part) if field.init]
     assert len(declared) == len(set(declared)), sorted(name for name in declared if declared.count(name) > 1)
     assert {field.name for field in dataclasses.fields(Settings)} == set(PARTS)  # the parts, nothing loose
+    for part in PARTS.values():  # each part checks the types of its own fields, none of another's
+        assert set(part.TYPES) <= {field.name for field in dataclasses.fields(part) if field.init}, part
 
 
 @pytest.mark.parametrize(

@@ -231,9 +231,7 @@ class Table(Input):
 
     def read(self, corpus: Corpus, reading: Reading, prefixed: bool) -> None:
         prefix = path_id(self.path) if prefixed else None
-        read_table(
-            corpus, self.path, self.format, reading.id_column, reading.text_column, prefix, reading.delimiter
-        )
+        read_table(corpus, self.path, self.format, reading.id_column, reading.text_column, prefix, reading.delimiter)
 
     def check_copy(self, out: Path) -> None:
         super().check_copy(out)
