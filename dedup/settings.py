@@ -147,6 +147,13 @@ def check_types(part: Any) -> None:
             object.__setattr__(part, name, NUMBERS[kind](value))
 
 
+def recorded_fields(part: type, options: Mapping[str, Any], leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The fields of the part `part` that a recorded run (its runs table, Settings.options) holds,
+    but those `leave_out` names."""
+    names = (item.name for item in dataclasses.fields(part) if item.init and item.name not in leave_out)
+    return {name: options[name] for name in names if name in options}
+
+
 def as_paths(part: object, *names: str) -> None:
     """A part's fields that name files, each as a Path (None stays None)."""
     for name in names:
@@ -238,9 +245,7 @@ class Sketch:
     def recorded(cls, options: Mapping[str, Any]) -> Sketch:
         """The sketch of a recorded run (Settings.options): a banding that the threshold would choose
         anyway is left to choose again."""
-        given = {
-            item.name: options[item.name] for item in dataclasses.fields(cls) if item.init and item.name in options
-        }
+        given = recorded_fields(cls, options)
         automatic = choose_banding(given["threshold"], given["num_perm"])
         if (automatic.bands, automatic.rows) == (given.get("bands"), given.get("rows")):
             given["bands"] = given["rows"] = None
@@ -299,8 +304,7 @@ class Reading:
     @classmethod
     def recorded(cls, options: Mapping[str, Any], inputs: tuple[Path, ...]) -> Reading:
         """How a recorded run (Settings.options) read its inputs, for `inputs` (what `dedup add` reads)."""
-        names = [item.name for item in dataclasses.fields(cls) if item.name not in ("inputs", "ids_file")]
-        return cls(inputs=inputs, **{name: options[name] for name in names if name in options})
+        return cls(inputs=inputs, **recorded_fields(cls, options, leave_out=("inputs", "ids_file")))
 
 
 @dataclass(frozen=True)
