@@ -16,14 +16,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from functools import cache
 
 from .engines import Engine
 from .errors import DedupError, EngineError
 from .records import Checkpoints, table_rows
 from .reports import Progress, StageReport
 from .settings import Sketch
-from .sqlfiles import declared_tables, parse_header, query_paths, quote_identifier, read_sql, sql_dir
+from .sqlfiles import queried_tables, query_paths, quote_identifier, read_sql
 from .stages import FULL, Derivation, Layout, Plan, Stage, Step, between_table, layout_of, lean_layout, not_kept
 from .statement import Statement
 
@@ -88,15 +87,6 @@ def _release(engine: Engine, later: Sequence[tuple[Step, ...]]) -> None:
     for (table,) in engine.fetch_rows(engine.sql.query("retained_tables")):
         if table not in read and table not in queried_tables():
             engine.execute(engine.sql.query("retained_release", table=quote_identifier(table)))
-
-
-@cache
-def queried_tables() -> frozenset[str]:
-    """The tables that some query of sql/queries/ reads (its `reads:` header; only DuckDB holds tables)."""
-    files = sql_dir().glob("queries/*/*.sql")
-    return frozenset(
-        table for file in files for table in declared_tables(parse_header(file.read_text("utf-8")).get("reads", ""))
-    )
 
 
 def _record(
