@@ -11,20 +11,15 @@ from .collected import duplicate_id
 from .columns import nan_ids
 from .csv_check import check_csv
 from .decoding import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF8_BOM, UTF16_BOMS, UTF16_SKIPPED, decode
-from .folders import HIDDEN_FILE, HIDDEN_FOLDER, id_path, path_id, walk_folder
+from .folders import HIDDEN_FILE, HIDDEN_FOLDER, id_path, path_id
 from .kinds import (
     IN_MEMORY,
-    Documents,
     Folder,
     Input,
-    LinesFile,
     Listing,
-    Stdin,
     Table,
-    TextFile,
     check_column_options,
     input_kind,
-    keep_by_refused,
 )
 from .lines import STDIN, check_compressed_lines, mac_lines_note, read_names, read_once, refuse_binary_lines
 from .read import Read, check_distinct_inputs, read_by_python, read_inputs
@@ -40,11 +35,7 @@ from .spark_plans import (
 from .spool import digest_tables
 from .stamp import FileStamp
 from .tables import (
-    check_dataset,
-    check_json_lines,
-    list_dataset,
     names_below,
-    table_format,
 )
 from .write import check_target, copied_input, is_table_copy, write_deduplicated_input, write_kept_documents
 
@@ -56,18 +47,13 @@ __all__ = [
     "TablePlan",
     "BINARY_FILES",
     "IN_MEMORY",
-    "Documents",
     "Folder",
     "Input",
-    "LinesFile",
     "Listing",
-    "Stdin",
     "Table",
-    "TextFile",
     "is_table_copy",
     "write_kept_documents",
     "input_kind",
-    "keep_by_refused",
     "names_below",
     "BINARY_SKIPPED",
     "BINARY_SNIFF_BYTES",
@@ -82,16 +68,13 @@ __all__ = [
     "check_column_options",
     "check_compressed_lines",
     "check_csv",
-    "check_dataset",
     "check_distinct_inputs",
-    "check_json_lines",
     "check_target",
     "copied_input",
     "decode",
     "digest_tables",
     "duplicate_id",
     "id_path",
-    "list_dataset",
     "mac_lines_note",
     "nan_ids",
     "path_id",
@@ -101,7 +84,5 @@ __all__ = [
     "read_names",
     "read_once",
     "refuse_binary_lines",
-    "table_format",
-    "walk_folder",
     "write_deduplicated_input",
 ]
