@@ -14,9 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from dedup.cli import app
+from dedup.corpus.folders import HIDDEN_FILE, HIDDEN_FOLDER
 from dedup.corpus.kinds import Folder, LinesFile, Listing, Stdin, Table, TextFile, input_kind
-from dedup.corpus.spark_plans import SparkPlace
-from dedup.errors import UsageError
+from dedup.corpus.spark_plans import UNDERSCORE_NAME, SparkPlace, unlisted_reason
+from dedup.errors import InputError, UsageError
 from dedup.formats import Format
 from dedup.settings import Reading
 
@@ -321,3 +322,38 @@ def test_a_json_file_given_alone_is_read_as_text_with_a_note_saying_how_to_read_
     renamed = path.rename(tmp_path / "train.jsonl")
     result = run_cli(renamed, "--threshold", "0.5")
     assert "3 read = 3 processed" in result.stderr and "note:" not in result.stderr
+
+
+def test_spark_plans_check_on_the_driver_what_both_engines_refuse(tmp_path):
+    """A --lines file that is binary, a CSV that Spark's reader would read otherwise: refused by the
+    plan, before Spark reads anything; a CSV's own line break given to Spark's reader."""
+    binary = tmp_path / "b.txt"
+    binary.write_bytes(b"PAR1" + bytes(100))  # a Parquet file given as --lines
+    with pytest.raises(InputError, match="binary file"):
+        spark_plan(LinesFile(binary)).check(str(binary), lambda: binary.open("rb"))
+    crlf = tmp_path / "crlf.csv"
+    crlf.write_bytes(b'id,text\r\n1,"two\r\nlines"\r\n')
+    with pytest.raises(InputError, match="Spark's reader would read it as"):
+        spark_plan(Table(crlf, Format.csv)).checked_reader(str(crlf), lambda: crlf.open("rb"))
+    mac = tmp_path / "mac.csv"
+    mac.write_bytes(b"id,text\r1,a\r2,b\r")
+    reader = spark_plan(Table(mac, Format.csv)).checked_reader(str(mac), lambda: mac.open("rb"))
+    assert reader.options["lineSep"] == "\r"
+
+    def never_opened():
+        raise AssertionError("a Parquet file is not checked on the driver")
+
+    assert spark_plan(Table(tmp_path / "t.parquet")).checked_reader("t.parquet", never_opened).name == "parquet"
+
+
+def test_a_folder_spark_lists_itself_skips_what_a_local_one_skips():
+    """A folder not on this machine (HDFS) is listed by Spark's file system: each entry left out is
+    skipped with the reason the same entry of a local folder has, and a compressed file is refused."""
+    assert unlisted_reason(".cache", True, "d/.cache/") == HIDDEN_FOLDER
+    assert unlisted_reason("_tmp", True, "d/_tmp/") == HIDDEN_FOLDER
+    assert unlisted_reason(".a.txt", False, "d/.a.txt") == HIDDEN_FILE
+    assert unlisted_reason("_a.txt", False, "d/_a.txt") == UNDERSCORE_NAME
+    assert unlisted_reason("a.txt", False, "d/a.txt") is None
+    assert unlisted_reason("sub", True, "d/sub/") is None
+    with pytest.raises(UsageError, match="gzip-compressed"):
+        unlisted_reason("a.txt.gz", False, "d/a.txt.gz")

@@ -11,41 +11,21 @@ from .collected import duplicate_id
 from .columns import nan_ids
 from .csv_check import check_csv
 from .decoding import BINARY_SKIPPED, BINARY_SNIFF_BYTES, UTF8_BOM, UTF16_BOMS, UTF16_SKIPPED, decode
-from .folders import HIDDEN_FILE, HIDDEN_FOLDER, id_path, path_id
-from .kinds import (
-    IN_MEMORY,
-    Folder,
-    Input,
-    Listing,
-    Table,
-    check_column_options,
-    input_kind,
-)
-from .lines import STDIN, check_compressed_lines, mac_lines_note, read_names, read_once, refuse_binary_lines
+from .folders import id_path, path_id
+from .kinds import IN_MEMORY, Folder, Input, Listing, Table, check_column_options, input_kind
+from .lines import STDIN, mac_lines_note, read_names, read_once
 from .read import Read, check_distinct_inputs, read_by_python, read_inputs
-from .spark_plans import (
-    BINARY_FILES,
-    UNDERSCORE_NAME,
-    FilesPlan,
-    LinesPlan,
-    SparkPlace,
-    TablePlan,
-    refuse_compressed,
-)
+from .spark_plans import FilesPlan, LinesPlan, SparkPlace, TablePlan, unlisted_reason
 from .spool import digest_tables
 from .stamp import FileStamp
-from .tables import (
-    names_below,
-)
+from .tables import names_below
 from .write import check_target, copied_input, is_table_copy, write_deduplicated_input, write_kept_documents
 
 __all__ = [
-    "UNDERSCORE_NAME",
     "FilesPlan",
     "LinesPlan",
     "SparkPlace",
     "TablePlan",
-    "BINARY_FILES",
     "IN_MEMORY",
     "Folder",
     "Input",
@@ -57,8 +37,6 @@ __all__ = [
     "names_below",
     "BINARY_SKIPPED",
     "BINARY_SNIFF_BYTES",
-    "HIDDEN_FILE",
-    "HIDDEN_FOLDER",
     "STDIN",
     "UTF8_BOM",
     "UTF16_BOMS",
@@ -66,7 +44,6 @@ __all__ = [
     "FileStamp",
     "Read",
     "check_column_options",
-    "check_compressed_lines",
     "check_csv",
     "check_distinct_inputs",
     "check_target",
@@ -79,10 +56,9 @@ __all__ = [
     "nan_ids",
     "path_id",
     "read_by_python",
-    "refuse_compressed",
+    "unlisted_reason",
     "read_inputs",
     "read_names",
     "read_once",
-    "refuse_binary_lines",
     "write_deduplicated_input",
 ]

@@ -5,31 +5,38 @@ without asking which kind made it (`plan.read_by(reads)` calls the reads' `files
 
 - `FilesPlan`: each file a document (a folder of text files, a text file), Spark's binaryFile
   reader; a local folder's files as the DuckDB engine lists them (`FolderPlan`);
-- `LinesPlan`: each line a document (--lines), Spark's text reader;
-- `TablePlan`: a table's rows, the reader of its format with the table's separator; a local Parquet
-  dataset's parts as the DuckDB engine lists them (`DatasetPlan`).
+- `LinesPlan`: each line a document (--lines), Spark's text reader; a binary file refused on the
+  driver (`check`), as the DuckDB engine refuses it;
+- `TablePlan`: a table's rows, the reader of its format with the table's separator and, for a CSV
+  checked on the driver, its rows' line break (`checked_reader`); a local Parquet dataset's parts
+  as the DuckDB engine lists them (`DatasetPlan`).
 
 Local folders are listed here, on the driver, because Spark's own listing reads otherwise (it
 follows folder links, leaves out names starting with _, stops on a name that is not UTF-8)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple, Protocol
+from typing import Any, BinaryIO, ClassVar, NamedTuple, Protocol
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..formats import Format, SparkReader, compression_of, is_delimited, separator, spark_reader
 from ..names import is_utf8
 from ..settings import Reading
+from .csv_check import check_csv
+from .decoding import BINARY_SNIFF_BYTES
 from .folders import HIDDEN_FILE, HIDDEN_FOLDER, path_id, walk_folder
+from .lines import check_compressed_lines, refuse_binary_lines
 from .tables import check_dataset, list_dataset
 
 NOT_UTF8_NAME = "not read by the Spark engine (a name that is not UTF-8)"
 UNDERSCORE_NAME = "not read by the Spark engine (a name starting with _)"
 
-# Spark's binaryFile reader below a folder: its files, listed recursively.
-BINARY_FILES = SparkReader("binaryFile", {"recursiveFileLookup": "true"})
+# An input's file opened on the driver, through the engine's file system (Spark's `open_bytes`).
+Opener = Callable[[], AbstractContextManager[BinaryIO]]
 
 
 class SparkPlace(NamedTuple):
@@ -63,6 +70,8 @@ class FilesPlan:
     folder: bool
     listing: FolderPlan | None = None
     row_numbered: ClassVar[bool] = False  # one input's ids are its row numbers: no, its paths
+    # Spark's binaryFile reader below a folder: its files, listed recursively
+    reader: ClassVar[SparkReader] = SparkReader("binaryFile", {"recursiveFileLookup": "true"})
 
     def read_by(self, reads: SparkReads) -> Any:
         return reads.files(self)
@@ -78,6 +87,18 @@ class LinesPlan:
     def reader(line_end: str) -> SparkReader:
         """Spark's text reader, split at `line_end` only (\\n; \\r for a file without any \\n)."""
         return SparkReader("text", {"lineSep": line_end})
+
+    @staticmethod
+    def check(given: str, opened: Opener) -> None:
+        """Refuse on the driver, as dedup.corpus.lines reads it, a binary file (a damaged or cut short
+        one, when its name says a compression: Spark's text reader decompresses it, and would fail
+        with the JVM's error)."""
+        compression = compression_of(given)
+        with opened() as data:
+            if compression is None:
+                refuse_binary_lines(given, data.read(BINARY_SNIFF_BYTES))
+            else:
+                check_compressed_lines(given, data, compression)
 
     def read_by(self, reads: SparkReads) -> Any:
         return reads.lines(self)
@@ -108,6 +129,23 @@ class TablePlan:
         if line_end in ("\n", "\r"):
             options["lineSep"] = line_end
         return reader._replace(options=options)
+
+    def checked_reader(self, given: str, opened: Opener) -> SparkReader | None:
+        """The reader, once the table is checked on the driver: a delimited one by
+        dedup.corpus.check_csv, as both engines refuse alike, its rows' line break given to the
+        reader; and a quoted value holding a \\r\\n line break in a file of \\r\\n rows, which Spark's
+        reader would read as \\n, refused."""
+        if self.separator is None:
+            return self.reader()
+        with opened() as data:
+            layout = check_csv(given, data, self.separator, compression_of(given))
+        if layout.crlf_in_value_line is not None:
+            raise InputError(
+                f"{given}: line {layout.crlf_in_value_line}: a quoted value holds a \\r\\n line break in a file "
+                "whose rows end with \\r\\n; Spark's reader would read it as \\n (convert the file's line "
+                "breaks, e.g. with dos2unix, or use --engine duckdb)"
+            )
+        return self.reader(layout.line_break)
 
     def read_by(self, reads: SparkReads) -> Any:
         return reads.table(self)
@@ -161,6 +199,21 @@ def dataset_plan(local: str, given: str, reading: Reading) -> DatasetPlan:
     listing = list_dataset(Path(local))
     check_dataset(Path(local), listing.files, reading.text_column, reading.id_column, shown)
     return DatasetPlan(local, listing.files, [(left.source, left.reason) for left in listing.skipped(shown)])
+
+
+def unlisted_reason(name: str, is_dir: bool, shown: str) -> str | None:
+    """Why Spark's own listing of a folder that is not on this machine (HDFS, an object store)
+    leaves out an entry named `name`, as a skipped input's reason; None for one it reads (a
+    file whose name says a compression refused, as folder_plan refuses it). `shown`: the entry as
+    the run names it."""
+    if is_dir:
+        return HIDDEN_FOLDER if name.startswith((".", "_")) else None
+    if name.startswith("."):
+        return HIDDEN_FILE
+    if name.startswith("_"):
+        return UNDERSCORE_NAME
+    refuse_compressed(shown)
+    return None
 
 
 def refuse_compressed(name: str) -> None:

@@ -25,13 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from ...corpus import (
-    BINARY_FILES,
     BINARY_SKIPPED,
     BINARY_SNIFF_BYTES,
-    HIDDEN_FILE,
-    HIDDEN_FOLDER,
     STDIN,
-    UNDERSCORE_NAME,
     UTF8_BOM,
     UTF16_BOMS,
     UTF16_SKIPPED,
@@ -40,8 +36,6 @@ from ...corpus import (
     Listing,
     SparkPlace,
     TablePlan,
-    check_compressed_lines,
-    check_csv,
     check_distinct_inputs,
     input_kind,
     mac_lines_note,
@@ -49,11 +43,10 @@ from ...corpus import (
     nan_ids,
     path_id,
     read_once,
-    refuse_binary_lines,
-    refuse_compressed,
+    unlisted_reason,
 )
 from ...errors import InputError, UsageError
-from ...formats import SparkReader, compression_of
+from ...formats import SparkReader
 from ...keep_by import KeepBy
 from ...names import is_utf8
 from ...settings import Reading
@@ -254,12 +247,7 @@ class _InputReads:
         from pyspark.sql import functions as F
 
         engine, path, session = self.engine, self.path, self.engine.session
-        compression = compression_of(path)  # Spark's text reader decompresses a file so named
-        with engine.open_bytes(path) as data:  # as dedup.corpus.lines reads it: a binary file is refused
-            if compression is None:
-                refuse_binary_lines(path, data.read(BINARY_SNIFF_BYTES))
-            else:  # and a damaged one, in one line here rather than the JVM's error
-                check_compressed_lines(path, data, compression)
+        plan.check(path, lambda: engine.open_bytes(path))
         frame = _reader(session, plan.reader("\n"), path)
         if _mac_line_ends(engine, path, frame):  # as dedup.corpus.lines.line_break: no \n at all, but \r
             frame = _reader(session, plan.reader("\r"), path)
@@ -283,25 +271,13 @@ class _InputReads:
     def table(self, plan: TablePlan) -> Any:
         """A table's rows, its ids from its id column or its row numbers."""
         engine, path, reading = self.engine, self.path, self.reading
-        line_break = None
-        if plan.separator is not None:  # what both engines refuse alike, checked on the driver
-            with engine.open_bytes(path) as data:
-                layout = check_csv(path, data, plan.separator, compression_of(path))
-            if layout.crlf_in_value_line is not None:
-                raise InputError(
-                    f"{path}: line {layout.crlf_in_value_line}: a quoted value holds a \\r\\n line break in a file "
-                    "whose rows end with \\r\\n; Spark's reader would read it as \\n (convert the file's line "
-                    "breaks, e.g. with dos2unix, or use --engine duckdb)"
-                )
-            line_break = layout.line_break
+        reader = plan.checked_reader(path, lambda: engine.open_bytes(path))
         if plan.dataset is not None:
             self.skipped += plan.dataset.skipped
         from pyspark.errors import AnalysisException
 
         try:
-            return _read_table(
-                engine.session, path, plan, self.rank, reading, self.multiple, self.id_columns, line_break
-            )
+            return _read_table(engine.session, path, plan, reader, self.rank, reading, self.multiple, self.id_columns)
         except AnalysisException as error:
             if error.getCondition() != "COLUMN_ALREADY_EXISTS":
                 raise
@@ -345,15 +321,15 @@ def _read_table(
     session: Any,
     path: str,
     plan: TablePlan,
+    reader: SparkReader | None,
     rank: int,
     reading: Reading,
     multiple: bool,
     id_columns: list[str],
-    line_break: str | None,
 ) -> Any:
     from pyspark.sql import functions as F
 
-    frame = _table_reader(session, path, plan, line_break)
+    frame = _table_reader(session, path, plan, reader)
     columns = frame.columns
     if not columns and (plan.dataset is not None or not frame.isEmpty()):  # lines of `{}`, a dataset of no files
         raise InputError(f"{path}: no text column {reading.text_column!r}; columns are none")
@@ -530,7 +506,9 @@ def _check_id_values(frame: Any, path: str, id_name: str, csv: bool) -> None:
         raise InputError(f"{path}: id column {id_name!r} holds text that is not valid UTF-8")
 
 
-def _table_reader(session: Any, path: str, plan: TablePlan, line_break: str | None = None) -> Any:
+def _table_reader(session: Any, path: str, plan: TablePlan, reader: SparkReader | None) -> Any:
+    """The table's frame: a local dataset's parts as the DuckDB engine lists them, or what the
+    reader of its format (TablePlan.checked_reader) reads."""
     dataset = plan.dataset
     if dataset is not None:  # a local dataset, read as the DuckDB engine lists it
         if not dataset.files:  # a table of no columns (Spark: "unable to infer schema")
@@ -538,7 +516,6 @@ def _table_reader(session: Any, path: str, plan: TablePlan, line_break: str | No
 
             return session.createDataFrame([], StructType())
         return session.read.option("basePath", _literal(dataset.root)).parquet(*map(_literal, dataset.files))
-    reader = plan.reader(line_break)
     if reader is None:
         raise InputError(f"{path}: Spark has no reader of {plan.format} tables: use --engine duckdb")
     frame = _reader(session, reader, path)
@@ -582,7 +559,8 @@ def _binary_files(session: Any, paths: list[str]) -> Any:
     """(path, content) of the files below `paths` (folders listed recursively, files as named)."""
     if not paths:
         return session.createDataFrame([], "path string, content binary")
-    return session.read.format(BINARY_FILES.name).options(**BINARY_FILES.options).load(paths).select("path", "content")
+    reader = FilesPlan.reader
+    return session.read.format(reader.name).options(**reader.options).load(paths).select("path", "content")
 
 
 def _qualified(engine: Any, path: str) -> str:
@@ -601,17 +579,13 @@ def _unlisted(engine: Any, root: str, prefix: str, skipped: list[tuple[str, str]
         for status in fs.listStatus(folder):
             name = str(status.getPath().getName())
             rel = relative + name
-            if status.isDirectory():
-                if name.startswith(HIDDEN_PREFIXES):
-                    skipped.append((prefix + rel + "/", HIDDEN_FOLDER))
-                else:
-                    pending.append((status.getPath(), rel + "/"))
-            elif name.startswith("."):
-                skipped.append((prefix + rel, HIDDEN_FILE))
-            elif name.startswith("_"):
-                skipped.append((prefix + rel, UNDERSCORE_NAME))
-            else:
-                refuse_compressed(prefix + rel)
-                if status.getLen() == 0:
-                    empty.append(str(fs.makeQualified(status.getPath()).toString()))
+            folder = bool(status.isDirectory())
+            shown = prefix + rel + ("/" if folder else "")
+            reason = unlisted_reason(name, folder, shown)
+            if reason is not None:
+                skipped.append((shown, reason))
+            elif folder:
+                pending.append((status.getPath(), rel + "/"))
+            elif status.getLen() == 0:
+                empty.append(str(fs.makeQualified(status.getPath()).toString()))
     return empty
