@@ -153,6 +153,9 @@ def test_each_kind_gives_spark_one_plan_which_calls_its_reader_back(tmp_path):
         assert plan.row_numbered is numbered, kind
     with pytest.raises(UsageError, match="folder of csv shards"):
         spark_plan(Table(tmp_path / "docs", Format.csv), is_dir=True)
+    (tmp_path / "docs" / "part-0.jsonl").write_text('{"text": "a"}\n')
+    with pytest.raises(UsageError, match="folder of jsonl shards"):  # refused before a line is checked
+        spark_plan(Table(tmp_path / "docs", Format.jsonl), is_dir=True)
 
 
 def default_reading() -> Reading:

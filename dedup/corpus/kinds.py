@@ -243,9 +243,10 @@ class Table(Input):
     def spark_plan(self, place: SparkPlace, reading: Reading) -> TablePlan:
         """The reader of its format (dedup.corpus.spark_plans.table_plan); JSON lines on the driver's
         disk checked there first, for what the DuckDB engine refuses and Spark's reader would read."""
+        plan = table_plan(self.format, place, reading)  # a folder of JSON lines shards refused first
         if place.local is not None and self.format == Format.jsonl:
             check_json_lines(Path(place.local), reading.id_column, reading.text_column, shown=place.given)
-        return table_plan(self.format, place, reading)
+        return plan
 
     @property
     def delimited(self) -> bool:
