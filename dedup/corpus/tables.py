@@ -136,91 +136,65 @@ def read_table(
     (folder_format), its Parquet parts read as one dataset, its shards of another format one after
     the other in path order. A table without an id column numbers its rows from 1 across its parts
     and shards."""
+    read = TableRead(kind, id_column, text_column, prefix, delimiter)
     if path.is_dir():
         dataset = list_dataset(path)
         corpus.skipped += dataset.skipped()
         if kind != PARQUET:
             rows = 0
             for shard in dataset.files:
-                rows += _read_file(corpus, Path(shard), kind, id_column, text_column, prefix, delimiter, rows)
+                rows += _read_file(corpus, Path(shard), read, rows)
             return
         check_dataset(path, dataset.files, text_column, id_column)
-        _read_file(corpus, path, kind, id_column, text_column, prefix, delimiter, 0, dataset)
+        _read_file(corpus, path, read, 0, dataset)
         return
-    _read_file(corpus, path, kind, id_column, text_column, prefix, delimiter, 0)
+    _read_file(corpus, path, read, 0)
 
 
-def _read_file(
-    corpus: Corpus,
-    path: Path,
-    kind: Format,
-    id_column: str | None,
-    text_column: str,
-    prefix: str | None,
-    delimiter: str | None,
-    start: int,
-    dataset: DatasetListing | None = None,
-) -> int:
+class TableRead(NamedTuple):
+    """How a run reads a table's rows as documents: its format, its id and text columns (--id-column,
+    --text-column), the ids' prefix in a run of several inputs, and --delimiter."""
+
+    kind: Format
+    id_column: str | None
+    text_column: str
+    prefix: str | None
+    delimiter: str | None
+
+
+def _read_file(corpus: Corpus, path: Path, read: TableRead, start: int, dataset: DatasetListing | None = None) -> int:
     """One table file (or a Parquet dataset) read, its rows numbered from start + 1; how many rows."""
     if path.is_file() and path.stat().st_size == 0:
         return 0  # a zero-byte .csv/.jsonl is an empty table: no columns to check, no rows to read
     if dataset is not None:
-        parts = _dataset_parts(path, dataset.files)
-        return _read_parts(corpus, parts, path, kind, id_column, text_column, prefix, start)
-    return TABLE_READERS[kind].documents(corpus, path, kind, id_column, text_column, prefix, delimiter, start)
+        return _read_parts(corpus, _dataset_parts(path, dataset.files), path, read, start)
+    return TABLE_READERS[read.kind].documents(corpus, path, read, start)
 
 
-def _read_parts(
-    corpus: Corpus,
-    parts: Iterable[pa.Table],
-    path: Path,
-    kind: Format,
-    id_column: str | None,
-    text_column: str,
-    prefix: str | None,
-    start: int,
-) -> int:
-    latin1 = latin1_cells(kind)
+def _read_parts(corpus: Corpus, parts: Iterable[pa.Table], path: Path, read: TableRead, start: int) -> int:
+    latin1 = latin1_cells(read.kind)
     rows = start
     for table in parts:
-        read_arrow(corpus, table, str(path), id_column, text_column, prefix, latin1, rows)
+        read_arrow(corpus, table, str(path), read.id_column, read.text_column, read.prefix, latin1, rows)
         rows += table.num_rows
     return rows - start
 
 
-def _file_documents(
-    corpus: Corpus,
-    path: Path,
-    kind: Format,
-    id_column: str | None,
-    text_column: str,
-    prefix: str | None,
-    delimiter: str | None,
-    start: int,
-) -> int:
+def _file_documents(corpus: Corpus, path: Path, read: TableRead, start: int) -> int:
     """A table file's rows read in parts, each part's columns as they are."""
-    parts = table_parts(path, kind, delimiter)
-    return _read_parts(corpus, parts, path, kind, id_column, text_column, prefix, start)
+    return _read_parts(corpus, table_parts(path, read.kind, read.delimiter), path, read, start)
 
 
-def _json_documents(
-    corpus: Corpus,
-    path: Path,
-    kind: Format,
-    id_column: str | None,
-    text_column: str,
-    prefix: str | None,
-    delimiter: str | None,
-    start: int,
-) -> int:
+def _json_documents(corpus: Corpus, path: Path, read: TableRead, start: int) -> int:
     """A JSON lines file in parts of lines. A key missing from every line of a part is a column
     missing from that part: its id and text columns are those of the whole file, NULL where a
     line lacks them, as reading the file whole gives."""
+    id_column, text_column = read.id_column, read.text_column
     seen: dict[str, None] = {}  # the columns of the parts so far, in order
     kinds: dict[str, str] = {}  # the JSON type of the id and text values so far
     key_name = corpus.keep_by.column if corpus.keep_by is not None else None
     rows = 0
-    for table in table_parts(path, kind):
+    for table in table_parts(path, read.kind):
         if table.num_rows == 0:
             continue  # blank lines only
         names = table.column_names
@@ -235,7 +209,7 @@ def _json_documents(
             raise InputError(f"{path}: id column 'id' is missing from the first {rows:,} lines (NULL ids)")
         seen.update(dict.fromkeys(names))
         _check_json_ids(table, path, id_column or "id")
-        read_arrow(corpus, table, str(path), id_column, text_column, prefix, (), start + rows)
+        read_arrow(corpus, table, str(path), id_column, text_column, read.prefix, (), start + rows)
         rows += table.num_rows
     if rows and text_column not in seen:
         raise InputError(f"{path}: no text column {text_column!r}; columns are {', '.join(map(repr, seen)) or 'none'}")
@@ -598,7 +572,7 @@ class TableReader(NamedTuple):
 
     parts: Callable[[Path, str | None], Iterator[pa.Table]]
     whole: Callable[[Path, str | None], pa.Table]
-    documents: Callable[[Corpus, Path, Format, str | None, str, str | None, str | None, int], int] = _file_documents
+    documents: Callable[[Corpus, Path, TableRead, int], int] = _file_documents
 
 
 # The reader of each table format that dedup.formats registers as an input (a test checks that every
