@@ -91,6 +91,7 @@ def shingle_rows(sketch: Sketch, dialect: str) -> str:
         tokens_of_slices=generated.tokens(kind, "document_slices"),
         pieces=fragment(f"pieces_{kind}", dialect, documents="documents"),
         tokens_of_pieces=generated.tokens(kind, "long_pieces"),
+        token_windows=sqltext.token_windows(k),
         shingle_fingerprint=generated.shingle_fingerprint(k),
     )
 

@@ -25,13 +25,18 @@ def minhash_columns(num_perm: int) -> str:
     )
 
 
+def token_windows(k: int) -> str:
+    """Columns f0 .. f{k-1}: the fingerprints of a document's tokens from the (j+1)-th to the
+    (n-k+1+j)-th (j = 0 .. k-1) of its list fps, unnested side by side, so that row i holds the k
+    tokens of its i-th shingle (sql/fragments/shingle_rows.sql, sql/fragments/shingle_texts.sql)."""
+    return ",\n        ".join(f"unnest(fps[{1 + j} : n - $k + {1 + j}]) as f{j}" for j in range(k))
+
+
 def shingle_windows(k: int) -> str:
-    """Columns f_j and t_j (j = 0 .. k-1) of sql/queries/index/shingle_texts.sql: the fingerprints and
-    texts of a document's tokens from the (j+1)-th to the (n-k+1+j)-th, so that row i of the
-    columns unnested side by side holds the k tokens of its i-th shingle."""
-    columns = [f"unnest(fps[{1 + j} : n - $k + {1 + j}]) as f{j}" for j in range(k)]
-    columns += [f"unnest(texts[{1 + j} : n - $k + {1 + j}]) as t{j}" for j in range(k)]
-    return ",\n        ".join(columns)
+    """token_windows and beside them columns t0 .. t{k-1}, the same tokens' texts
+    (sql/fragments/shingle_texts.sql)."""
+    texts = [f"unnest(texts[{1 + j} : n - $k + {1 + j}]) as t{j}" for j in range(k)]
+    return ",\n        ".join([token_windows(k), *texts])
 
 
 def shingle_text(shingle_type: str, k: int) -> str:
@@ -47,24 +52,12 @@ def _rotl(value: str, bits: int) -> str:
     return f"((({value} & {2 ** (64 - bits) - 1}::ubigint) << {bits}) | ({value} >> {64 - bits}))"
 
 
-def _window_token(j: int) -> str:
-    """The j-th token of the shingle whose first token is x, at (1-based) index i of the list fps:
-    x itself, then fps[i + j] (sql/02_shingles.sql's lambda x, i)."""
-    return "x" if j == 0 else f"fps[i + {j}]"
-
-
-def shingle_fingerprint(k: int, token: Callable[[int], str] = _window_token) -> str:
-    """The v4 fingerprint of a shingle from the fingerprints token(j) of its k tokens (j = 0 ..
-    k-1): the xor of token(j) rotated left by (k - 1 - j) mod 64 bits (docs/reference.md,
-    "Hashing"; tests/reference.py). By default the tokens of the shingle starting at x, index i of
-    the list fps (sql/02_shingles.sql); the window columns f0 .. f{k-1} in shingle_texts.sql."""
-    terms = [token(j) if (k - 1 - j) % 64 == 0 else _rotl(token(j), (k - 1 - j) % 64) for j in range(k)]
+def shingle_fingerprint(k: int) -> str:
+    """The v4 fingerprint of a shingle from its k token fingerprints, the window columns f0 ..
+    f{k-1} (token_windows): the xor of f_j rotated left by (k - 1 - j) mod 64 bits
+    (docs/reference.md, "Hashing"; tests/reference.py)."""
+    terms = [f"f{j}" if (k - 1 - j) % 64 == 0 else _rotl(f"f{j}", (k - 1 - j) % 64) for j in range(k)]
     return balanced(terms, lambda a, b: f"xor({a}, {b})")
-
-
-def window_fingerprint(k: int) -> str:
-    """shingle_fingerprint of the window columns f0 .. f{k-1} (sql/queries/index/shingle_texts.sql)."""
-    return shingle_fingerprint(k, lambda j: f"f{j}")
 
 
 def balanced(terms: list[str], combine: Callable[[str, str], str]) -> str:

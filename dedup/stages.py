@@ -137,7 +137,7 @@ def shingle_text_fragments(shingle_type: str, k: int) -> dict[str, str]:
             "duckdb",
             tokens=sqltext.tokens(shingle_type, "chosen_documents"),
             shingle_windows=sqltext.shingle_windows(k),
-            window_fingerprint=sqltext.window_fingerprint(k),
+            shingle_fingerprint=sqltext.shingle_fingerprint(k),
             shingle_text=sqltext.shingle_text(shingle_type, k),
         )
     }

@@ -16,7 +16,7 @@ windows as (
     from tokens
 ),
 shingle_texts as (
-    select doc_id, {{ window_fingerprint }} as fingerprint, min({{ shingle_text }}) as shingle
+    select doc_id, {{ shingle_fingerprint }} as fingerprint, min({{ shingle_text }}) as shingle
     from windows
     group by all
 )
