@@ -18,6 +18,7 @@ from .disk import DiskUse, Watch, check_room
 from .engines import Engine, engine_kind, run_engine, temporary_folder
 from .errors import EngineError, Interrupted
 from .index import clusters
+from .index.audit import WORK as AUDIT_QUERIES
 from .index.export import needs_clusters
 from .inputs import open_inputs
 from .output import STREAM_ROWS, Counted
@@ -107,6 +108,7 @@ def execute(
             run_on.duckdb_memory_bytes,
             run_on.engine,
             lean and not kind.lean_after_run,
+            AUDIT_QUERIES if outputs.audit is not None else (),
         )
         summary = Summary(
             bands=sketch.banding.bands,

@@ -14,7 +14,7 @@ made again for the documents it reads, `derived`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 
 from .engines import Engine
@@ -22,9 +22,12 @@ from .errors import DedupError, EngineError
 from .records import Checkpoints, table_rows
 from .reports import Progress, StageReport
 from .settings import Sketch
-from .sqlfiles import queried_tables, query_paths, quote_identifier, read_sql
+from .sqlfiles import query_paths, quote_identifier, read_sql
 from .stages import FULL, Derivation, Layout, Plan, Stage, Step, between_table, layout_of, lean_layout, not_kept
 from .statement import Statement
+
+# What a lean run holds of a group's tables: their names and the columns held (None: all; Plan.held).
+Held = Mapping[str, tuple[str, ...] | None]
 
 # The one-line message of Ctrl-C during a run.
 STAGES_KEPT = "interrupted; every stage that had finished is kept (run again to resume)"
@@ -62,30 +65,30 @@ def run_stages(
             # this and every later stage are unmarked first, and marked finished after the last batch.
             with engine.atomic(STAGES_KEPT):
                 done.forget([stage.name for later in plan.groups[number:] for stage, _ in later])
-            seconds, counted, _ = _run_group(engine, plan, group, batched_on, batches, progress)
+            seconds, counted, _ = _run_group(engine, plan, number, batches, progress)
             with engine.atomic(STAGES_KEPT):
                 reports += _record(done, plan, group, fingerprints, seconds, counted, progress)
         else:
             with engine.atomic(STAGES_KEPT):
                 for stage, _ in group:
                     done.start(stage.name)
-                seconds, counted, held = _run_group(engine, plan, group, batched_on, batches, progress)
+                seconds, counted, held = _run_group(engine, plan, number, batches, progress)
                 reports += _record(done, plan, group, fingerprints, seconds, counted, progress)
             _hold(engine, held, first=True)
             _name_back(engine, held)
         if plan.layout.lean:
-            _release(engine, plan.groups[number + 1 :])
+            _release(engine, plan, number + 1)
     return reports
 
 
-def _release(engine: Engine, later: Sequence[tuple[Step, ...]]) -> None:
-    """Release what the run holds that no later stage and no query reads (retained_release.sql):
-    the shingles before --max-shingle-df's cap once the shingles stage has kept those under it.
-    The shingles and the MinHash values, which the queries after the stages read (--audit), are
-    held until the run ends."""
-    read = {table for group in later for stage, _ in group for table in stage.tables_read}
+def _release(engine: Engine, plan: Plan, next_group: int) -> None:
+    """Release what the run holds that no later stage and no query after the stages reads
+    (retained_release.sql, Plan.read_beyond_kept): the shingles once the verified stage has read
+    them (unless --audit reads them after the stages), those before --max-shingle-df's cap once the
+    shingles stage has kept those under it."""
+    stages = {stage.name: stage for group in plan.groups for stage, _ in group}
     for (table,) in engine.fetch_rows(engine.sql.query("retained_tables")):
-        if table not in read and table not in queried_tables():
+        if plan.read_beyond_kept(stages[table], next_group) == ():
             engine.execute(engine.sql.query("retained_release", table=quote_identifier(table)))
 
 
@@ -111,11 +114,10 @@ def _record(
 def _run_group(
     engine: Engine,
     plan: Plan,
-    group: tuple[Step, ...],
-    batched_on: str | None,
+    number: int,
     batches: list[tuple[int, ...]],
     progress: Progress,
-) -> tuple[dict[str, float], dict[str, int], list[str]]:
+) -> tuple[dict[str, float], dict[str, int], Held]:
     """Run the group's stages on the whole tables (inside the caller's atomic step) or, given
     several batches, on each batch of the `batched_on` table as temporary tables, which DuckDB
     reads before the database's tables of the same names, appending each batch's rows to the
@@ -124,24 +126,25 @@ def _run_group(
     instead of 2.29 s for a batch of 9.6M shingle rows, benchmarks/results/results.md.) A group
     with a table that the layout does not keep whole runs as temporary tables too, in one pass
     when it has one batch, and only what is kept is appended; what is not kept the run holds until
-    it ends (_hold), read by the later stages rather than made again. The seconds of each stage, the
-    rows of each table not kept whole, and the temporary tables the caller holds once its step commits."""
+    it ends (_hold) if a later stage or query reads it (Plan.held), read by them rather than made
+    again. The seconds of each stage, the rows of each table not kept whole, and what the caller
+    holds once its step commits."""
 
     def skipped(stage: Stage) -> None:
         if stage.reads_inputs:  # the inputs that were not documents, beside them
             engine.create_table("skipped", plan.query("skipped"))
 
-    layout = plan.layout
+    layout, group, batched_on = plan.layout, plan.groups[number], plan.batched_on[number]
     staged = batched_on if len(batches) > 1 else None  # the table the batches are cut from
     dropped = [stage.name for stage, _ in group if layout.kept(stage) == ()]
-    retained = [stage.name for stage, _ in group if layout.kept(stage) is not None]
+    retained = plan.held(number)
     between = [stage.name for stage, _ in group if layout.stored(stage) != stage.name]
     if not staged and all(layout.whole(stage) for stage, _ in group):
         for stage, _ in group:
             if stage.between:  # what a lean run stored between groups of copies gives way to the table
                 engine.drop_table(between_table(stage.name))
                 engine.drop_table(stage.name)
-        return run_steps(engine, group, progress, after=skipped, layout=layout), {}, []
+        return run_steps(engine, group, progress, after=skipped, layout=layout), {}, {}
     seconds = {stage.name: 0.0 for stage, _ in group}
     counted = {name: 0 for name in (*dropped, *between)}  # their rows, counted while they exist whole
     [(name,)] = engine.fetch_rows(engine.sql.query("database_name"))
@@ -180,7 +183,7 @@ def _run_group(
         engine.checkpoint()  # the appended rows in the file, the batch's memory free for the next one
         _hold(engine, retained, first=number == 0)
     _name_back(engine, retained)
-    return seconds, counted, []
+    return seconds, counted, {}
 
 
 def _store_between(engine: Engine, table: str, stored: str, database: str, first: bool) -> None:
@@ -239,21 +242,22 @@ def kept_columns(kept: tuple[str, ...] | None) -> str:
     return "*" if kept is None else ", ".join(map(quote_identifier, kept))
 
 
-def _hold(engine: Engine, tables: Sequence[str], first: bool) -> None:
-    """Move a batch's temporary tables that the database does not keep into the run's compressed
-    in-memory database (retained_attach.sql), which holds them until the run ends or no later stage
-    and no query reads them (_release), and compress it.
+def _hold(engine: Engine, held: Held, first: bool) -> None:
+    """Move the columns held (Plan.held) of a batch's temporary tables that the database does not
+    keep into the run's compressed in-memory database (retained_attach.sql), which holds them until
+    the run ends or no later stage and no query reads them (_release), and compress it.
     After the step that appended the batch to the database commits: one transaction writes one
     database."""
-    for table in tables:
+    for table, columns in held.items():
         name = quote_identifier(table)
-        engine.execute(engine.sql.query("retained_start" if first else "retained_append", table=name))
+        query = "retained_start" if first else "retained_append"
+        engine.execute(engine.sql.query(query, table=name, columns=kept_columns(columns)))
         engine.execute(engine.sql.query("batch_drop", table=name))
-    if tables:
+    if held:
         engine.execute(engine.sql.query("retained_checkpoint"))
 
 
-def _name_back(engine: Engine, tables: Sequence[str]) -> None:
+def _name_back(engine: Engine, tables: Iterable[str]) -> None:
     """What the run holds, read by the stages' names before the database's tables (retained_view.sql)."""
     for table in tables:
         engine.execute(engine.sql.query("retained_view", table=quote_identifier(table)))
@@ -296,10 +300,9 @@ def derived(engine: Engine, derivation: Derivation | None, documents: Statement 
     table, or for those `documents` selects (a query of doc_id), or for every document; dropped
     after. The stage statements read `documents`: the chosen ones are a temporary table of that
     name while they run, dropped before the block, whose statements read the database's."""
-    if derivation is not None:  # what the run keeps until it ends is read as it is
+    if derivation is not None:  # what the run holds is read as it is, and not made for it
         retained = [stage.name for stage, _ in derivation.steps if is_temporary(engine, stage.name)]
-        steps = tuple(step for step in derivation.steps if step[0].name not in retained)
-        derivation = Derivation(steps, derivation.pairs_of) if steps else None
+        derivation = derivation.without(retained)
     if derivation is None:
         yield
         return

@@ -97,16 +97,6 @@ def tables_needed(*queries: str, dialect: str) -> tuple[str, ...]:
     return tuple(table for table in read if table not in written)
 
 
-@cache
-def queried_tables() -> frozenset[str]:
-    """The tables that some query of sql/queries/ reads (its `reads:` header): what a run keeps
-    holding until it ends, as a query may read it then (only the DuckDB engine holds tables)."""
-    files = sql_dir().glob("queries/*/*.sql")
-    return frozenset(
-        table for file in files for table in declared_tables(parse_header(file.read_text("utf-8")).get("reads", ""))
-    )
-
-
 def quote_identifier(name: str) -> str:
     """A double-quoted SQL identifier; embedded quotes are doubled, so no name can end the quote."""
     if "\x00" in name:

@@ -19,7 +19,7 @@ from .bindings import bindings
 from .choices import SHINGLINGS, ShingleType
 from .engines import Statement, engine_kind
 from .settings import Sketch
-from .sqlfiles import bind, declared_tables, fill, fragment, parse_header, query, read_sql, sql_dir
+from .sqlfiles import bind, declared_tables, fill, fragment, parse_header, query, query_paths, read_sql, sql_dir
 
 
 @dataclass(frozen=True)
@@ -204,10 +204,23 @@ Step = tuple[Stage, Statement]
 class Derivation:
     """What a statement reads that a lean database does not keep: the per-document steps that make
     it, in order, and the pair table on whose documents they run (None: every document, or those
-    the command chooses)."""
+    the command chooses); needed: the tables of the steps that the statement reads (the others
+    make them)."""
 
     steps: tuple[Step, ...]
     pairs_of: str | None
+    needed: tuple[str, ...] = ()
+
+    def without(self, made: Collection[str]) -> Derivation | None:
+        """The steps still to run when the tables `made` exist already (what a run holds): none
+        when it holds every table needed, else the steps up to the last one needed, but those made."""
+        needed = [name for name in self.needed if name not in made]
+        if not needed:
+            return None
+        names = [stage.name for stage, _ in self.steps]
+        last = max(names.index(name) for name in needed)
+        steps = tuple(step for step in self.steps[: last + 1] if step[0].name not in made)
+        return Derivation(steps, self.pairs_of, tuple(needed))
 
 
 @dataclass(frozen=True)
@@ -254,7 +267,7 @@ class Layout:
             return None
         steps = self.per_document[: max(needed) + 1]
         pairs_of = next((table for table in tables if table in stage_names("pairs")), None)
-        return Derivation(steps, pairs_of)
+        return Derivation(steps, pairs_of, tuple(self.per_document[number][0].name for number in needed))
 
 
 def covers(kept: tuple[str, ...] | None, read: Sequence[str]) -> bool:
@@ -297,7 +310,9 @@ class Plan:
     groups: the stages in order, each with the statement that fingerprints and runs it; a group
     of several stages runs batch by batch. batched_on: per group, the table its batches are cut
     from (None: the group runs on whole tables). queries: the other statements the run executes,
-    by name (`query(name, table)` for those made per table)."""
+    by name (`query(name, table)` for those made per table). after: the `reads:` headers of the
+    queries the run executes once its stages end that may read what its layout does not keep
+    (--audit's)."""
 
     dialect: str
     options: Mapping[str, object]  # as recorded in the runs table
@@ -305,9 +320,39 @@ class Plan:
     groups: tuple[tuple[Step, ...], ...]
     batched_on: tuple[str | None, ...]
     queries: Mapping[str, Statement]
+    after: tuple[str, ...] = ()
 
     def query(self, name: str, table: str | None = None) -> Statement:
         return self.queries[name if table is None else f"{name} {table}"]
+
+    def held(self, group: int) -> dict[str, tuple[str, ...] | None]:
+        """What a lean run holds of the tables of group number `group` once they are made
+        (dedup.runner._hold): each table that a later stage or a query after the stages reads
+        beyond what the layout keeps, with the columns read (None: all of them): the shingles
+        without h, which the signatures stage alone reads, in their batch (a third of their bytes
+        held), and the signatures whole, whose MinHash values the pairs stage reads for its
+        estimates."""
+        return {
+            stage.name: columns
+            for stage, _ in self.groups[group]
+            if self.layout.kept(stage) is not None and (columns := self.read_beyond_kept(stage, group + 1)) != ()
+        }
+
+    def read_beyond_kept(self, stage: Stage, first_group: int) -> tuple[str, ...] | None:
+        """The columns of the stage's table that the stages from group `first_group` on and the
+        queries after the stages read beyond what the layout keeps: () when they read nothing
+        more, None when one of them reads every column."""
+        reads = [step.header["reads"] for group in self.groups[first_group:] for step, _ in group] + list(self.after)
+        kept = self.layout.kept(stage)
+        columns: dict[str, None] = {}
+        for header in reads:
+            read = declared_tables(header).get(stage.name)
+            if read is None or covers(kept, read):
+                continue
+            if not read or any("*" in column for column in read):  # `mh_*`: the MinHash values
+                return None
+            columns.update(dict.fromkeys(read))
+        return tuple(columns)
 
 
 def compile_run(
@@ -316,10 +361,12 @@ def compile_run(
     memory_bytes: int | None,
     dialect: str,
     lean: bool = False,
+    after: Sequence[str] = (),
 ) -> Plan:
     """The plan of a run on an engine of `dialect`: its stages compiled from `sketch`, batched to fit
     DuckDB's `memory_bytes`; `options` as the runs table records them (Settings.options); lean: the
-    database keeps the lean layout (Layout)."""
+    database keeps the lean layout (Layout); after: the queries the run executes once its stages
+    end that may read what the layout does not keep (Plan.after)."""
     sizes = batch_sizes(memory_bytes, sketch.banding.bands, sketch.shingle_type)
     steps = compile_stages(sketch, dialect)
     engine = engine_kind(dialect)
@@ -349,4 +396,5 @@ def compile_run(
         queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect)
         queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect)
     layout = lean_layout(steps) if lean else FULL
-    return Plan(dialect, options, layout, tuple(tuple(group) for group in groups), tuple(batched_on), queries)
+    reads = tuple(read_sql(query_paths()[name], dialect).header.get("reads", "") for name in after)
+    return Plan(dialect, options, layout, tuple(tuple(group) for group in groups), tuple(batched_on), queries, reads)

@@ -39,10 +39,10 @@ def test_batches_give_the_tables_of_one_batch(tmp_path, monkeypatch, kind, docum
     batches = []
     original = runner._run_group
 
-    def counting(engine, plan, group, batched_on, ranges, progress):
-        if batched_on == "documents":
+    def counting(engine, plan, number, ranges, progress):
+        if plan.batched_on[number] == "documents":
             batches.append(len(ranges))
-        return original(engine, plan, group, batched_on, ranges, progress)
+        return original(engine, plan, number, ranges, progress)
 
     monkeypatch.setattr(runner, "_run_group", counting)
     run_into(tmp_path / "many.duckdb", tmp_path / "c", shingle_type=kind)
@@ -63,9 +63,9 @@ def test_candidates_verified_in_batches_give_the_tables_of_one_batch(tmp_path, m
     batches = {}
     original = runner._run_group
 
-    def counting(engine, plan, group, batched_on, ranges, progress):
-        batches[batched_on] = len(ranges)
-        return original(engine, plan, group, batched_on, ranges, progress)
+    def counting(engine, plan, number, ranges, progress):
+        batches[plan.batched_on[number]] = len(ranges)
+        return original(engine, plan, number, ranges, progress)
 
     monkeypatch.setattr(runner, "_run_group", counting)
     run_into(tmp_path / "many.duckdb", tmp_path / "c", method=method)

@@ -9,6 +9,7 @@ import re
 import pytest
 from conftest import REPO
 from corpora import planted_corpus
+from helpers import sketch_for
 from indexing import keeps_every_table, make_index, result_tables, rows, write_jsonl
 from typer.testing import CliRunner
 
@@ -204,3 +205,38 @@ def test_sql_on_what_a_lean_database_does_not_keep_says_how_to_keep_it(tmp_path)
         assert result.exit_code == 1 and result.stderr.count("\n") == 1
         assert "--keep-all-tables" in result.stderr
         assert CliRunner().invoke(app, ["sql", str(full), statement]).exit_code == 0
+
+
+@pytest.mark.parametrize("audit", [False, True])
+def test_a_lean_run_holds_only_what_a_later_stage_or_its_audit_reads(audit):
+    """Plan.held: of the batched group's tables, the shingles without h (read by the verified stage
+    and --audit; h only by the signatures stage of their batch) and the signatures whole (the pairs
+    stage's estimates read the MinHash values); Plan.read_beyond_kept: the shingles are released
+    once the verified stage has read them, unless --audit reads them after the stages."""
+    from dedup.index.audit import WORK
+
+    sketch = sketch_for()
+    plan = plan_stages.compile_run(sketch, {}, None, "duckdb", lean=True, after=WORK if audit else ())
+    [number] = [n for n, group in enumerate(plan.groups) if "shingles" in {stage.name for stage, _ in group}]
+    assert plan.held(number) == {"shingles": ("doc_id", "fingerprint"), "signatures": None}
+    stages = {stage.name: stage for group in plan.groups for stage, _ in group}
+    after_verified = 1 + next(n for n, group in enumerate(plan.groups) if "verified" in {s.name for s, _ in group})
+    assert plan.read_beyond_kept(stages["shingles"], after_verified) == (("doc_id", "fingerprint") if audit else ())
+    assert plan.read_beyond_kept(stages["signatures"], len(plan.groups)) == ()
+    full = plan_stages.compile_run(sketch, {}, None, "duckdb", lean=False)
+    assert all(full.held(n) == {} for n in range(len(full.groups)))
+
+
+def test_what_a_run_holds_is_not_made_again_nor_what_only_made_it():
+    """Derivation.without: a statement reading the MinHash values while the run holds the
+    signatures needs no step (not the shingles that made them); one reading the shingles while
+    the run holds only the signatures needs the shingles made again."""
+    steps = plan_stages.compile_stages(sketch_for(), "duckdb")
+    layout = plan_stages.lean_layout(steps)
+    estimates = layout.derivation("verified(doc_id_a, doc_id_b), signatures(doc_id, mh_*)")
+    assert estimates is not None and estimates.needed == ("signatures",)
+    assert estimates.without({"signatures"}) is None
+    both = layout.derivation("shingles(doc_id, fingerprint), signatures(doc_id, mh_*)")
+    assert both is not None
+    rest = both.without({"signatures"})
+    assert rest is not None and [stage.name for stage, _ in rest.steps] == ["shingles"]
