@@ -342,11 +342,12 @@ class Plan:
         """The columns of the stage's table that the stages from group `first_group` on and the
         queries after the stages read beyond what the layout keeps: () when they read nothing
         more, None when one of them reads every column."""
-        reads = [step.header["reads"] for group in self.groups[first_group:] for step, _ in group] + list(self.after)
+        reads = [step.tables_read for group in self.groups[first_group:] for step, _ in group]
+        reads += [declared_tables(header) for header in self.after]
         kept = self.layout.kept(stage)
         columns: dict[str, None] = {}
-        for header in reads:
-            read = declared_tables(header).get(stage.name)
+        for tables in reads:
+            read = tables.get(stage.name)
             if read is None or covers(kept, read):
                 continue
             if not read or any("*" in column for column in read):  # `mh_*`: the MinHash values

@@ -11,8 +11,9 @@
 -- (dedup.sqltext.shingle_fingerprint). A DISTINCT over (doc_id, fingerprint) leaves each shingle
 -- of a document once. On 200k generated documents of ~200 characters (char 9) this took 8.3 s
 -- (15.8 CPU-s) where a lambda over the list (reading fps[i + j] for each token of a window), a
--- sort of each document's list and a filter of its repeats took 13.3 s (21.8 CPU-s); on 100k
--- reviews (word 5) 5.0 s instead of 10.4 (benchmarks/results/results.md).
+-- sort of each document's list and a filter of its repeats took 13.3 s (21.8 CPU-s); in a run on
+-- 100k reviews (word 5), whose cost is the MD5 of each word, the stage took the same (5.6 s
+-- against 5.7; benchmarks/results/results.md).
 -- The documents are read as four slices by doc_id (a UNION ALL): DuckDB parallelizes a table
 -- scan by row groups of 122,880 rows, so a corpus (or a batch) of fewer documents is one row
 -- group, and its tokens would be made on one thread. Each slice is a pipeline of its own; more
