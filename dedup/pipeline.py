@@ -18,7 +18,6 @@ from .disk import DiskUse, Watch, check_room
 from .engines import Engine, engine_kind, run_engine, temporary_folder
 from .errors import EngineError, Interrupted
 from .index import clusters
-from .index.audit import WORK as AUDIT_QUERIES
 from .index.export import needs_clusters
 from .inputs import open_inputs
 from .output import STREAM_ROWS, Counted
@@ -102,13 +101,16 @@ def execute(
             check_room(database_folder(run_on), text_bytes, inputs.documents_read or 0, sketch.banding.bands)
         kind = engine_kind(run_on.engine)
         lean = kind.lean and not run_on.keep_all_tables  # dedup.stages.Layout
+        after: tuple[str, ...] = ()
+        if outputs.audit is not None:  # imported only then, as the audit itself is (8 ms at start-up)
+            from .index.audit import WORK as after
         plan = compile_run(
             sketch,
             settings.options(),
             run_on.duckdb_memory_bytes,
             run_on.engine,
             lean and not kind.lean_after_run,
-            AUDIT_QUERIES if outputs.audit is not None else (),
+            after,
         )
         summary = Summary(
             bands=sketch.banding.bands,
