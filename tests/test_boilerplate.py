@@ -185,19 +185,23 @@ def test_a_capped_run_releases_what_it_holds_once_no_stage_reads_it(monkeypatch,
     """What the run holds after each group of stages (dedup.runner._release, Plan.held): the
     shingles before the cap until the shingles stage has kept those under it; the shingles until
     the verified stage has read them, or with --audit, which reads them after the stages, until the
-    run ends; the signatures until the pairs stage has read their MinHash values."""
+    run ends; the signatures, gathered from their batches' tables, until the pairs stage has read
+    their MinHash values."""
     held: list[list[str]] = []
+    gathered: list[bool] = []
     release = runner._release
 
     def release_and_look(engine, plan, next_group):
         release(engine, plan, next_group)
         held.append([table for (table,) in engine.fetch_rows(engine.sql.query("retained_tables"))])
+        gathered.append(not runner.is_temporary(engine, "signatures 0"))  # its batch's table, gathered
 
     monkeypatch.setattr(runner, "_release", release_and_look)
     dedup.run(documents=list(PROJECTS.values()), shingle_type="word", shingle_size=3, max_shingle_df=3, audit=audit)
     assert any("all_shingles" in tables for tables in held)
     assert any({"shingles", "signatures"} <= set(tables) for tables in held)
     assert held[-1] == ([] if audit is None else ["shingles"])
+    assert all(gathered)
 
 
 def test_the_summary_counts_the_left_out_shingles_and_the_documents_that_lost_most(tmp_path):

@@ -116,8 +116,9 @@ def test_add_and_remove_keep_a_lean_index_equal_to_a_full_one_and_to_a_rebuild(t
 
 
 def test_batches_of_a_lean_run_keep_what_one_batch_keeps(tmp_path, monkeypatch):
-    # several batches of documents (the shingles kept for the run, appended batch by batch) and of
-    # candidates (each verified from the run's shingles)
+    # several batches of documents (the shingles held for the run, appended batch by batch; the
+    # signatures, whose MinHash values give the pairs' estimates, gathered from their batches'
+    # tables) and of candidates (each verified from the run's shingles)
     docs = planted_corpus(30, 3, seed=8)
     whole = make_index(tmp_path, docs, "whole", "--threshold", "0.5", "--keep-all-tables")
     monkeypatch.setattr(plan_stages, "BATCH_DOCUMENTS", 17)

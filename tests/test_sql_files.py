@@ -22,6 +22,8 @@ FRAGMENTS = {
     "shingle_text": sqltext.shingle_text("char", 3),
     "digest_fingerprint": "cast(conv(d, 16, -10) as bigint)",
     "table": "some_table",
+    "batch": "some_table_0",
+    "batches": "select * from temp.main.some_table",  # the tables of its batches (retained_gather.sql)
     "stored": "some_table_between",
     "database": "some_database",
     "columns": "doc_id, n_shingles",
