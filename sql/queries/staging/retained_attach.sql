@@ -2,10 +2,11 @@
 -- writes: dedup_retained
 -- params: (none)
 -- A lean run holds what its database does not keep and a later stage or --audit reads (the
--- shingles' doc_id and fingerprint: dedup.stages.Plan.held) until no later stage and no query after
--- the stages reads it, read by its verification and --audit rather than made again
--- (dedup/runner.py, retained_release.sql): in an in-memory database of its connection, compressed
--- at each batch's checkpoint (retained_checkpoint.sql), so that what spills to --temp-dir is too.
+-- shingles' doc_id and fingerprint, the signatures whole: dedup.stages.Plan.held) until no later
+-- stage and no query after the stages reads it, read by its verification, its pairs and --audit
+-- rather than made again (dedup/runner.py, retained_release.sql): in an in-memory database of
+-- its connection, compressed at each checkpoint (retained_checkpoint.sql: after each batch of
+-- shingles, after the signatures are gathered), so that what spills to --temp-dir is too.
 -- Uncompressed temporary tables spilled 5.2 GB for 1M documents of 200 characters under
 -- --memory-limit 2GB; the 20M-row test of a shingles table took 244 MiB compressed, 448 MiB not.
 attach if not exists ':memory:' as dedup_retained (compress)

@@ -6,5 +6,6 @@
 -- (dedup.runner.held_batch) until the group's last batch, then gathered in one statement
 -- (retained_gather.sql): appended batch by batch (retained_append.sql), the signatures' 130
 -- columns cost 8.3 of 86 s on 1M documents of 200 characters, most of it where a batch ended a
--- row group; the renames nothing, the one gathering 1.4 s.
+-- row group; the renames cost nothing, the one gathering 0.9 s and its compression 0.9 s (timed
+-- in the same run).
 alter table temp.main.{{ table }} rename to {{ batch }}
