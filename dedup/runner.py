@@ -135,7 +135,8 @@ def _run_group(
             engine.create_table("skipped", plan.query("skipped"))
 
     layout, group, batched_on = plan.layout, plan.groups[number], plan.batched_on[number]
-    staged = batched_on if len(batches) > 1 else None  # the table the batches are cut from
+    copies = plan.distinct_texts and batched_on == "documents"  # each distinct text once (Plan.distinct_texts)
+    staged = batched_on if len(batches) > 1 or copies else None  # the table the batches are cut from
     dropped = [stage.name for stage, _ in group if layout.kept(stage) == ()]
     retained = plan.held(number)
     between = [stage.name for stage, _ in group if layout.stored(stage) != stage.name]
@@ -149,6 +150,8 @@ def _run_group(
     counted = {name: 0 for name in (*dropped, *between)}  # their rows, counted while they exist whole
     [(name,)] = engine.fetch_rows(engine.sql.query("database_name"))
     database = quote_identifier(name)
+    if copies:
+        engine.execute(engine.sql.query("text_copies"))
 
     def one_pass(number: int, batch: Statement | None) -> None:
         if number == 0:  # a table an earlier run kept whole must not stand beside the lean ones
@@ -160,6 +163,12 @@ def _run_group(
         for stage, _ in group:
             clock = time.perf_counter()
             kept = layout.kept(stage)
+            table = quote_identifier(stage.name)
+            if copies and kept == ():  # held for the first documents alone, counted for every copy
+                [(rows,)] = engine.fetch_rows(engine.sql.query("copies_rows", table=table))
+                counted[stage.name] += rows
+            elif copies:
+                engine.execute(engine.sql.query("copies_complete", table=table))
             if stage.name in between:
                 counted[stage.name] += table_rows(engine, stage.name)
                 _store_between(engine, stage.name, layout.stored(stage), database, first=number == 0)
@@ -167,15 +176,20 @@ def _run_group(
                 counted[stage.name] += table_rows(engine, stage.name)
             else:
                 append = "batch_keep" if number == 0 else "batch_append"
-                table, columns = quote_identifier(stage.name), kept_columns(kept)
+                columns = kept_columns(kept)
                 engine.execute(engine.sql.query(append, table=table, database=database, columns=columns))
             seconds[stage.name] += ran[stage.name] + time.perf_counter() - clock
         for table in (*([staged] if batch is not None and staged else []), *ran):
             if table not in retained:  # those are held once the step commits (_hold)
                 engine.execute(engine.sql.query("batch_drop", table=quote_identifier(table)))
 
-    if not staged:  # one pass, inside the caller's atomic step: it holds them once that commits
-        one_pass(0, None)
+    if len(batches) <= 1:  # one pass, inside the caller's atomic step: it holds them once that commits
+        one_pass(
+            0,
+            plan.query("batch", staged).with_values(first=batches[0][0], last=batches[0][1])
+            if staged and batches
+            else None,
+        )
         return seconds, counted, retained
     for number, (first, last) in enumerate(batches):
         with engine.atomic(STAGES_KEPT):

@@ -312,7 +312,12 @@ class Plan:
     from (None: the group runs on whole tables). queries: the other statements the run executes,
     by name (`query(name, table)` for those made per table). after: the `reads:` headers of the
     queries the run executes once its stages end that may read what its layout does not keep
-    (--audit's)."""
+    (--audit's). distinct_texts: the groups batched on the documents read each distinct normalized
+    text once, on its first document, and give its copies that document's rows (dedup.runner,
+    text_copies.sql): a lean run on DuckDB with no query after its stages. It holds the shingles
+    of those first documents alone, all that the verification reads (sql/06_verified.sql);
+    --audit reads every document's, and a full database keeps them all, so those runs shingle
+    every copy."""
 
     dialect: str
     options: Mapping[str, object]  # as recorded in the runs table
@@ -321,6 +326,7 @@ class Plan:
     batched_on: tuple[str | None, ...]
     queries: Mapping[str, Statement]
     after: tuple[str, ...] = ()
+    distinct_texts: bool = False
 
     def query(self, name: str, table: str | None = None) -> Statement:
         return self.queries[name if table is None else f"{name} {table}"]
@@ -354,6 +360,21 @@ class Plan:
                 return None
             columns.update(dict.fromkeys(read))
         return tuple(columns)
+
+
+def first_documents_suffice(steps: Sequence[Step]) -> bool:
+    """Whether the per-document tables that a lean run holds rather than keeps (the shingles, and
+    with --max-shingle-df all_shingles) are read by later stages for the first document of each
+    distinct text alone (Plan.distinct_texts): those that read the groups of exact copies too, as the
+    verification does (its representatives, sql/06_verified.sql). The exact method's candidates
+    (05_candidates_exact.sql: document frequencies) and the documents that --max-shingle-df took
+    most from (02_mostly_boilerplate.sql) read every document's."""
+    held = {stage.name for stage, _ in steps if stage.scope == "documents" and stage.kept == ()}
+    return all(
+        "copies" in stage.tables_read
+        for stage, _ in steps
+        if stage.batched_on != "documents" and held & set(stage.tables_read)
+    )
 
 
 def compile_run(
@@ -398,4 +419,9 @@ def compile_run(
         queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect)
     layout = lean_layout(steps) if lean else FULL
     reads = tuple(read_sql(query_paths()[name], dialect).header.get("reads", "") for name in after)
-    return Plan(dialect, options, layout, tuple(tuple(group) for group in groups), tuple(batched_on), queries, reads)
+    distinct = lean and batched and not after and first_documents_suffice(steps)
+    if distinct and "documents" in batched_on:
+        queries["batch documents"] = query("batch_distinct_texts", {"first": None, "last": None}, dialect)
+    return Plan(
+        dialect, options, layout, tuple(tuple(group) for group in groups), tuple(batched_on), queries, reads, distinct
+    )

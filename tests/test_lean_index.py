@@ -13,6 +13,7 @@ from helpers import sketch_for
 from indexing import keeps_every_table, make_index, result_tables, rows, write_jsonl
 from typer.testing import CliRunner
 
+from dedup import runner
 from dedup import stages as plan_stages
 from dedup.cli import app
 from dedup.engines import open_engine
@@ -241,3 +242,76 @@ def test_what_a_run_holds_is_not_made_again_nor_what_only_made_it():
     assert both is not None
     rest = both.without({"signatures"})
     assert rest is not None and [stage.name for stage, _ in rest.steps] == ["shingles"]
+
+
+@pytest.mark.parametrize(
+    ("options", "lean", "after", "once"),
+    [
+        ({}, True, (), True),
+        ({"method": "signature"}, True, (), True),
+        ({}, False, (), False),  # a full database keeps every document's shingles
+        ({}, True, ("audit_shingles",), False),  # --audit reads every document's
+        ({"method": "exact"}, True, (), False),  # document frequencies over every document
+        ({"max_shingle_df": "3"}, True, (), False),  # the documents that lost most, every one
+    ],
+)
+def test_a_lean_run_shingles_each_distinct_text_once_unless_a_later_reader_needs_every_copy(options, lean, after, once):
+    plan = plan_stages.compile_run(sketch_for(**options), {}, None, "duckdb", lean=lean, after=after)
+    assert plan.distinct_texts is once
+    assert plan.query("batch", "documents").name == ("batch_distinct_texts" if once else "batch_documents")
+    assert not plan_stages.compile_run(sketch_for(**options), {}, None, "spark", lean=lean).distinct_texts
+
+
+def with_copies(docs: dict[str, str]) -> dict[str, str]:
+    """A corpus with exact copies after their first document (ids sort as doc_ids do), in its batch
+    and in later ones, copies differing in case and spacing only, and copies of a text with no shingles."""
+    return {
+        **docs,
+        "d0001-copy": docs["d0001"],
+        "d0002-copy": docs["d0002"].upper().replace(" ", "  \n"),
+        "zz-copy-1": docs["d0001"],
+        "zz-copy-2": docs["d0003"],
+        "zz-empty": "",
+        "zz-empty-2": " \t ",
+    }
+
+
+@pytest.mark.parametrize("batch_documents", [None, 17])
+def test_a_lean_run_holds_the_shingles_of_each_texts_first_document_and_gives_its_copies_its_rows(
+    tmp_path, monkeypatch, batch_documents
+):
+    # the copies' signatures and band hashes are their first document's, in one batch and where a
+    # copy's batch follows that document's: every table equals a full run's, which shingles each copy
+    docs = with_copies(planted_corpus(30, 3, seed=8))
+    whole = make_index(tmp_path, docs, "whole", "--threshold", "0.5", "--keep-all-tables")
+    if batch_documents:
+        monkeypatch.setattr(plan_stages, "BATCH_DOCUMENTS", batch_documents)
+    shingled: list[set[str]] = []
+    release = runner._release
+
+    def release_and_look(engine, plan, next_group):
+        held = [table for (table,) in engine.fetch_rows(engine.sql.query("retained_tables"))]
+        if "shingles" in held and not shingled:
+            query = "select d.id from documents as d semi join shingles as s on s.doc_id = d.doc_id"
+            shingled.append({id_ for (id_,) in engine.fetch_rows(engine.sql.user_query(query))})
+        release(engine, plan, next_group)
+
+    monkeypatch.setattr(runner, "_release", release_and_look)
+    lean = make_index(tmp_path, docs, "lean", "--threshold", "0.5")
+    firsts: dict[str, str] = {}
+    for id_ in sorted(docs):
+        firsts.setdefault(" ".join(docs[id_].lower().split()), id_)
+    firsts.pop("")
+    assert shingled == [set(firsts.values())]
+    got, expected = result_tables(lean), result_tables(whole)
+    for table in ("documents", "band_hashes", "candidates", "verified", "pairs"):
+        assert got[table] == expected[table], table
+    for query in (
+        "select doc_id, n_shingles from signatures order by doc_id",
+        "select doc_id, rep, shared_bands from copies order by doc_id",
+        "select * from clusters order by doc_id",
+    ):
+        assert rows(lean, query) == rows(whole, query), query
+    assert rows(lean, "select rows from stages where stage = 'shingles'") == rows(
+        whole, "select rows from stages where stage = 'shingles'"
+    )
