@@ -76,12 +76,46 @@ def test_a_file_under_two_watched_paths_is_counted_once(tmp_path):
     folder = tmp_path / "temp"
     folder.mkdir()
     database = folder / "run.duckdb"
+    watch = Watch([folder, database, tmp_path / "not-yet"])
     database.write_bytes(b"x" * 1_000_000)
     (folder / "spill").write_bytes(b"y" * 200_000)
-    watch = Watch([folder, database, tmp_path / "not-yet"])
     watch.sample()
     on_disk = sum(path.stat().st_blocks * 512 for path in (database, folder / "spill"))
     assert watch.peak == on_disk
+
+
+def test_a_file_a_watched_folder_held_before_is_not_counted_unless_watched_by_name(tmp_path):
+    # a resumed run's database in --temp-dir was there before, and is the run's own file
+    from dedup.disk import Watch
+
+    folder = tmp_path / "temp"
+    folder.mkdir()
+    (folder / "earlier").write_bytes(b"x" * 500_000)
+    database = folder / "run.duckdb"
+    database.write_bytes(b"y" * 300_000)
+    watch = Watch([folder])
+    watch.watch(database)
+    (folder / "spill").write_bytes(b"z" * 100_000)
+    watch.sample()
+    assert watch.peak == sum(path.stat().st_blocks * 512 for path in (database, folder / "spill"))
+
+
+def test_the_disk_line_leaves_out_what_the_temporary_folder_held_before_the_run(tmp_path):
+    # an earlier run's database left in --temp-dir is not this run's: the line said 1,343 MB in a
+    # folder that held a 518 MB database, for a run whose own files took 740 MB
+    from typer.testing import CliRunner
+
+    from dedup.cli import app
+
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    (temp / "earlier.duckdb").write_bytes(b"x" * 20_000_000)
+    result = CliRunner().invoke(
+        app, ["run", str(CLOUGH), "--memory-limit", "1GB", "--temp-dir", str(temp), "-o", str(tmp_path / "p.csv")]
+    )
+    assert result.exit_code == 0, result.stderr
+    line = next(line for line in result.stderr.splitlines() if line.startswith("disk: "))
+    assert 0 < float(line.split("peak ")[1].split(" MB")[0]) < 20
 
 
 def test_the_disk_line_counts_the_spool_in_the_system_temporary_folder(tmp_path, monkeypatch):
