@@ -8,7 +8,9 @@ A batched group (the stages' `batch:` headers, on DuckDB) runs on batches of doc
 candidates, each batch's tables temporary (in memory, never written to the database file),
 appending to the main tables what the database's layout keeps of them (dedup.stages.Layout: a
 lean database keeps no shingles and no MinHash values; a statement that reads them gets them
-made again for the documents it reads, `derived`).
+made again for the documents it reads, `derived`). A lean run's batches of documents hold each
+distinct normalized text's first document alone, and give its copies that document's rows
+(Plan.distinct_texts).
 """
 
 from __future__ import annotations
@@ -135,8 +137,8 @@ def _run_group(
             engine.create_table("skipped", plan.query("skipped"))
 
     layout, group, batched_on = plan.layout, plan.groups[number], plan.batched_on[number]
-    copies = plan.distinct_texts and batched_on == "documents"  # each distinct text once (Plan.distinct_texts)
-    staged = batched_on if len(batches) > 1 or copies else None  # the table the batches are cut from
+    once = plan.distinct_texts and batched_on == "documents"  # each distinct text once (Plan.distinct_texts)
+    staged = batched_on if len(batches) > 1 or once else None  # the table the batches are cut from
     dropped = [stage.name for stage, _ in group if layout.kept(stage) == ()]
     retained = plan.held(number)
     between = [stage.name for stage, _ in group if layout.stored(stage) != stage.name]
@@ -150,7 +152,7 @@ def _run_group(
     counted = {name: 0 for name in (*dropped, *between)}  # their rows, counted while they exist whole
     [(name,)] = engine.fetch_rows(engine.sql.query("database_name"))
     database = quote_identifier(name)
-    if copies:
+    if once:
         engine.execute(engine.sql.query("text_copies"))
 
     def one_pass(number: int, batch: Statement | None) -> None:
@@ -164,10 +166,10 @@ def _run_group(
             clock = time.perf_counter()
             kept = layout.kept(stage)
             table = quote_identifier(stage.name)
-            if copies and kept == ():  # held for the first documents alone, counted for every copy
+            if once and kept == ():  # held for the first documents alone, counted for every copy
                 [(rows,)] = engine.fetch_rows(engine.sql.query("copies_rows", table=table))
                 counted[stage.name] += rows
-            elif copies:
+            elif once:  # the copies' rows are their first document's
                 engine.execute(engine.sql.query("copies_complete", table=table))
             if stage.name in between:
                 counted[stage.name] += table_rows(engine, stage.name)
