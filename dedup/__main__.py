@@ -18,6 +18,9 @@ def main() -> None:
 
     for number in STOPPING:  # SIGTERM, SIGHUP, ... unwind too: temporary databases are removed
         signal.signal(number, interrupted)
+    from dedup import pandas_free
+
+    pandas_free.refuse()  # before anything builds an Arrow value: dedup never uses pandas
     try:
         from dedup.cli import app  # absolute, so that `spark-submit .../dedup/__main__.py run ...` works too
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pyarrow as pa
 
+from ... import pandas_free
 from ...errors import DedupError, EngineError, Interrupted, UsageError, first_line
 from ...sqlfiles import Queries, used_parameters
 from ...statement import Statement
@@ -172,6 +173,7 @@ def _active_session() -> Any:
 def new_session(master: str | None = None, conf: dict[str, str] | None = None, app_name: str = "dedup") -> Any:
     """A SparkSession (or the active one) with DEFAULT_CONF and the given settings."""
     check_java()
+    pandas_free.allow()  # the command refused it (dedup.pandas_free); pyspark's conversions may need it
     try:
         from pyspark.sql import SparkSession
     except ImportError:
