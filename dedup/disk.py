@@ -88,10 +88,11 @@ class DiskUse:
 
 
 # The least a run's database takes, whatever the text (benchmarks/disk.py, results.md): per document
-# and band a 64-bit bucket, random, that no compression shrinks (band_hashes measured 9.5 bytes a
-# row); per byte of text the documents table's compressed text and norm (0.59-1.35 bytes measured
-# on real and generated corpora; text that is mostly copies of a few lines compresses further).
-BUCKET_BYTES = 8
+# and band a 48-bit bucket (hash scheme v5), random, that bitpacking stores in 6 bytes and nothing
+# shrinks further (band_hashes measured 7.9 bytes a row with its doc_id and band); per byte of text
+# the documents table's compressed text and norm (0.59-1.35 bytes measured on real and generated
+# corpora; text that is mostly copies of a few lines compresses further).
+BUCKET_BYTES = 6  # dedup.hashing.BUCKET_BITS / 8 (tests/test_disk.py)
 TEXT_SHARE = 0.5
 
 

@@ -1,6 +1,6 @@
 """The parts of statements that Python generates: the per-permutation column lists and band
 expressions that depend on --num-perm, --bands and --rows, and a shingle's fingerprint (hash
-scheme v4) and window columns that depend on --shingle-size.
+scheme v5) and window columns that depend on --shingle-size.
 
 Every other statement is a file of sql/ (dedup/sqlfiles.py reads them); only the engine
 (dedup/engines/) writes its own DDL around them (create ... as, transactions). Values never enter
@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .choices import SHINGLINGS, ShingleType
+from .hashing import BUCKET_MASK
 from .sqlfiles import fragment
 
 
@@ -70,12 +71,13 @@ def balanced(terms: list[str], combine: Callable[[str, str], str]) -> str:
 
 
 def bucket_expression(band: int, rows: int) -> str:
-    """xor over the band's rows j of mh_(band*rows+j) * c_j: one 64-bit bucket per band."""
+    """xor over the band's rows j of mh_(band*rows+j) * c_j, mod 2^48: one bucket per band
+    (dedup.hashing.BUCKET_BITS)."""
     terms = [f"mh_{band * rows + j}::ubigint * $c_{j}::ubigint" for j in range(rows)]
     expression = terms[0]
     for term in terms[1:]:
         expression = f"xor({expression}, {term})"
-    return expression
+    return f"({expression}) & {BUCKET_MASK}::ubigint"
 
 
 def bucket_list(bands: int, rows: int) -> str:

@@ -1,8 +1,9 @@
 """A pure-Python reference of dedup's definitions: the oracle the SQL stages are tested against.
 
 Written from the documented definitions, not from the SQL: normalization, shingles, the
-fingerprints of hash scheme v4 (the cyclic polynomial of a shingle's token fingerprints: MD5 of a
-word, SplitMix64 of a code point), the permutation coefficients, MinHash signatures, banding and exact Jaccard;
+fingerprints of hash scheme v5 (the cyclic polynomial of a shingle's token fingerprints: MD5 of a
+word, SplitMix64 of a code point), the permutation coefficients, MinHash signatures, band buckets
+(mod 2^48) and exact Jaccard;
 the shingle sets under --max-shingle-df (boilerplate left out) and the survivors.
 """
 
@@ -101,6 +102,22 @@ def coefficients(seed: int, num_perm: int) -> list[tuple[int, int]]:
 def signature(shingle_set: set[str], seed: int, num_perm: int, kind: str = "char") -> list[int]:
     hs = [fp >> 32 for fp in fingerprints(shingle_set, kind)]
     return [min((a * h + b) % 2**32 for h in hs) for a, b in coefficients(seed, num_perm)]
+
+
+def bucket_constants(rows: int) -> list[int]:
+    return [(md5_u64(f"dedup:bucket:{j}") % 2**32) | 1 for j in range(rows)]
+
+
+def buckets(sig: list[int], bands: int, rows: int) -> list[int]:
+    """Each band's bucket: the xor over its rows j of mh_j * c_j, mod 2^48."""
+    constants = bucket_constants(rows)
+    result = []
+    for band in range(bands):
+        bucket = 0
+        for j in range(rows):
+            bucket ^= sig[band * rows + j] * constants[j]
+        result.append(bucket % 2**48)
+    return result
 
 
 def jaccard(a: set, b: set) -> float:

@@ -11,25 +11,14 @@ from typer.testing import CliRunner
 
 from dedup.cli import app
 from dedup.engines.duckdb import DuckDBEngine
-from dedup.hashing import bucket_constants
 from dedup.index.documents import index_sketch
 from dedup.index.explain import explain_pair, format_explanation
 from dedup.index.similar import query_index
 
-MASK = 2**64 - 1
-
 
 def buckets_of(text: str, kind: str, k: int, bands: int, rows_: int, num_perm: int = 128) -> list[int]:
-    """The reference band buckets: xor over the band's rows of mh * c_j (mod 2^64)."""
-    sig = reference.signature(reference.shingles(text, k, kind), 1, num_perm, kind)
-    constants = bucket_constants(rows_)
-    result = []
-    for band in range(bands):
-        bucket = 0
-        for j in range(rows_):
-            bucket ^= (sig[band * rows_ + j] * constants[j]) & MASK
-        result.append(bucket)
-    return result
+    """The reference band buckets (tests/reference.py)."""
+    return reference.buckets(reference.signature(reference.shingles(text, k, kind), 1, num_perm, kind), bands, rows_)
 
 
 @pytest.fixture(scope="module")

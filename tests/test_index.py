@@ -146,7 +146,13 @@ def test_index_commands_in_a_real_process(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "scheme", ["md5-le64/affine-mod-p/v1", "md5-le64/affine-mod-2^32/v2", "md5-le64+cyclic-words/affine-mod-2^32/v3"]
+    "scheme",
+    [
+        "md5-le64/affine-mod-p/v1",
+        "md5-le64/affine-mod-2^32/v2",
+        "md5-le64+cyclic-words/affine-mod-2^32/v3",
+        "cyclic(md5-le64-words,splitmix64-chars)/affine-mod-2^32/v4",
+    ],
 )
 def test_an_index_of_another_hash_scheme_is_refused(tmp_path, scheme):
     """v2 fingerprinted word shingles otherwise: its index would silently miss the pairs of new documents."""

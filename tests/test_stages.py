@@ -8,7 +8,7 @@ import pytest
 import reference
 from helpers import load_documents, rows, run_stages, sketch_for
 
-from dedup.hashing import permutation_coefficients
+from dedup.hashing import bucket_constants, permutation_coefficients
 
 
 def md5_u64(text: str) -> int:
@@ -99,6 +99,41 @@ def test_band_hashes_one_row_per_band_and_equal_bands_share_buckets(con):
         "select count(*) from band_hashes a join band_hashes b using (band, bucket)"
         " where a.doc_id = 1 and b.doc_id = 2",
     ) == [(3,)]
+
+
+@pytest.mark.parametrize("kind,k", [("char", 5), ("word", 2)])
+def test_band_buckets_equal_the_reference_bit_for_bit(con, kind, k):
+    """Every stored bucket is the documented xor of mh_j * c_j mod 2^48 (hash scheme v5), for short
+    texts (large MinHash values, whose products fill the high bits) and long ones (small values)."""
+    texts = {
+        "short": "ab",
+        "line": "Debian package summary: tools for the command line",
+        "long": " ".join(f"word{i % 97} w{i % 13}" for i in range(3000)),
+    }
+    settings = sketch_for(shingle_size=k, shingle_type=kind, num_perm=128, bands=16, rows=8)
+    load_documents(con, texts, settings)
+    run_stages(con, settings, until="band_hashes", start="shingles")
+    stored = rows(
+        con,
+        "select d.id, list(bucket order by band) from band_hashes join documents d using (doc_id)"
+        " group by all order by 1",
+    )
+    expected = sorted(
+        (name, reference.buckets(reference.signature(reference.shingles(text, k, kind), 1, 128, kind), 16, 8))
+        for name, text in texts.items()
+    )
+    assert stored == expected
+    assert all(0 <= bucket < 2**48 for _, values in stored for bucket in values)
+    assert max(bucket for _, values in stored for bucket in values) >= 2**47  # the 48 bits are used
+
+
+def test_band_bucket_test_vector():
+    """docs/reference.md's test vectors: the constants c_j of 6 rows, and a band of 6 MinHash values
+    whose xor of products has bits above 2^48 (0x405063040121aef8), which the bucket leaves out."""
+    assert bucket_constants(6) == reference.bucket_constants(6)
+    assert [f"{c:#x}" for c in bucket_constants(6)][:2] == ["0x96da6927", "0x695b554b"]
+    band = [0xFFFFFFFF, 0x80000000, 12345, 0xDEADBEEF, 7, 0xFFFFFFFE]
+    assert reference.buckets(band, 1, 6) == [0x63040121AEF8]
 
 
 def test_candidates_verified_and_pairs(con):

@@ -8,8 +8,8 @@
 -- * mh * c needs all 64 bits of the product, which overflow Spark's signed bigint (an error in
 --   ANSI mode): this statement runs with ANSI mode off (the line below, applied by
 --   dedup/engines/spark/engine.py while it runs), where the product wraps modulo 2^64 like a Java long,
---   so the bucket has the bits of DuckDB's ubigint, read as a signed value (dedup/sqltext.py,
---   spark_bucket_list).
+--   so the xor has the bits of DuckDB's ubigint, and the bucket (its low 48 bits) is the same
+--   non-negative value (dedup/engines/spark/sqltext.py, bucket_expression).
 -- spark-conf: spark.sql.ansi.enabled=false
 select doc_id, band, bucket
 from signatures

@@ -4,6 +4,7 @@ documents)."""
 
 from __future__ import annotations
 
+from ...hashing import BUCKET_MASK
 from ...sqlfiles import fragment
 from ...sqltext import Generated, balanced
 
@@ -33,10 +34,11 @@ def minhash_columns(num_perm: int) -> str:
 
 
 def bucket_expression(band: int, rows: int) -> str:
-    """The bucket of dedup.sqltext.bucket_expression with the bits of DuckDB's ubigint, read as a signed bigint
-    (mh * c < 2^64: the wrapped product has all its bits)."""
+    """The bucket of dedup.sqltext.bucket_expression: mh * c < 2^64, so the wrapped product has all
+    the bits of DuckDB's ubigint product, and the bucket (mod 2^48) is the same non-negative bigint."""
     terms = [f"mh_{band * rows + j} * $c_{j}" for j in range(rows)]
-    return " ^ ".join(f"({term})" for term in terms) if rows > 1 else terms[0]
+    expression = " ^ ".join(f"({term})" for term in terms) if rows > 1 else terms[0]
+    return f"({expression}) & {BUCKET_MASK}"
 
 
 def bucket_list(bands: int, rows: int) -> str:
