@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import EngineError
+from .hashing import BUCKET_BITS
 from .wording import sized
 
 SAMPLE_SECONDS = 0.05
@@ -92,7 +93,7 @@ class DiskUse:
 # shrinks further (band_hashes measured 7.9 bytes a row with its doc_id and band); per byte of text
 # the documents table's compressed text and norm (0.59-1.35 bytes measured on real and generated
 # corpora; text that is mostly copies of a few lines compresses further).
-BUCKET_BYTES = 6  # dedup.hashing.BUCKET_BITS / 8 (tests/test_disk.py)
+BUCKET_BYTES = BUCKET_BITS // 8
 TEXT_SHARE = 0.5
 
 
