@@ -138,7 +138,10 @@ def _run_group(
 
     layout, group, batched_on = plan.layout, plan.groups[number], plan.batched_on[number]
     once = plan.distinct_texts and batched_on == "documents"  # each distinct text once (Plan.distinct_texts)
-    staged = batched_on if len(batches) > 1 or once else None  # the table the batches are cut from
+    texts = plan.verify_texts and batched_on == "candidates"  # the candidates between texts (Plan.verify_texts)
+    staged = batched_on if len(batches) > 1 or once or texts else None  # the table the batches are cut from
+    if texts and not batches:  # no candidate between two texts: an empty batch, not the view's copies
+        batches = [(1, 0)]
     dropped = [stage.name for stage, _ in group if layout.kept(stage) == ()]
     retained = plan.held(number)
     between = [stage.name for stage, _ in group if layout.stored(stage) != stage.name]
@@ -185,6 +188,9 @@ def _run_group(
             if table not in retained:  # those are held once the step commits (_hold)
                 engine.execute(engine.sql.query("batch_drop", table=quote_identifier(table)))
 
+    def listed() -> dict[str, int]:  # the rows of every member of the texts verified, as the views list them
+        return {**counted, **{name: table_rows(engine, name) for name in between}} if texts else counted
+
     if len(batches) <= 1:  # one pass, inside the caller's atomic step: it holds them once that commits
         one_pass(
             0,
@@ -192,14 +198,14 @@ def _run_group(
             if staged and batches
             else None,
         )
-        return seconds, counted, retained
+        return seconds, listed(), retained
     for number, (first, last) in enumerate(batches):
         with engine.atomic(STAGES_KEPT):
             one_pass(number, plan.query("batch", staged).with_values(first=first, last=last))
         engine.checkpoint()  # the appended rows in the file, the batch's memory free for the next one
         _hold(engine, retained, batch=number)
     _gather(engine, retained, batches=len(batches))
-    return seconds, counted, {}
+    return seconds, listed(), {}
 
 
 def _store_between(engine: Engine, table: str, stored: str, database: str, first: bool) -> None:
@@ -211,10 +217,18 @@ def _store_between(engine: Engine, table: str, stored: str, database: str, first
         engine.sql.query("between_keep" if first else "between_append", None, stored=kept, database=database, **rows)
     )
     if first:
-        view = engine.sql.query(
-            f"between_view_{table}", database=database, copy_pairs=engine.sql.fragment("copy_pairs")
-        )
-        engine.execute(view)
+        engine.execute(between_view(engine, table, database))
+
+
+def between_view(engine: Engine, table: str, database: str) -> Statement:
+    """The view of a lean database's pair table `table`: the rows stored between distinct texts, for
+    every member of their groups, and the pairs within each group (sql/queries/staging/between_view_*.sql)."""
+    return engine.sql.query(
+        f"between_view_{table}",
+        database=database,
+        copy_pairs=engine.sql.fragment("copy_pairs"),
+        across_groups=engine.sql.fragment("across_groups"),
+    )
 
 
 def between_rows(engine: Engine, rows: str, groups: str) -> dict[str, str]:

@@ -74,10 +74,17 @@ class Stage:
 
     @property
     def between(self) -> bool:
-        """Whether a lean database keeps of the stage's pair table the rows between groups of exact
-        copies only ('lean: between copies'), a view of the stage's name listing the rows within a
-        group from the copies table (Layout.stored)."""
+        """Whether a lean database keeps of the stage's pair table the rows between distinct texts
+        only, by their groups' representatives ('lean: between copies'), a view of the stage's name
+        listing them for every member of the groups and the rows within a group from the copies
+        table (Layout.stored)."""
         return self.header.get("lean", "").split("(")[0].strip() == "between copies"
+
+    @property
+    def pair_ids(self) -> bool:
+        """Whether the stage's pair table holds its documents' ids beside their doc_ids (id_a, id_b:
+        the pairs), which follow them wherever a row's doc_ids change."""
+        return "id_a" in declared_tables(self.header["writes"]).get(self.name, [])
 
     @property
     def when(self) -> str | None:
@@ -243,9 +250,11 @@ class Layout:
 
     def stored(self, stage: Stage) -> str:
         """The table that holds the stage's rows: its own name, or for a pair table stored between
-        groups of exact copies `<name>_between`, beside a view of the stage's name that adds the pairs
-        within each group (sql/queries/staging/between_view_<name>.sql): every reader reads the view,
-        as it read the table, and a group of n copies is n rows of `copies`, not n(n-1)/2 of each table."""
+        distinct texts `<name>_between`, a row for each pair of texts by their groups'
+        representatives, beside a view of the stage's name that lists it for every member of the two
+        groups and adds the pairs within each group (sql/queries/staging/between_view_<name>.sql):
+        every reader reads the view, as it read the table; a group of n copies is n rows of
+        `copies`, not n(n-1)/2 of each table, and two groups of n near-duplicates one row, not n^2."""
         return between_table(stage.name) if self.between and stage.between else stage.name
 
     def whole(self, stage: Stage) -> bool:
@@ -317,7 +326,10 @@ class Plan:
     text_copies.sql): a lean run on DuckDB with no query after its stages. It holds the shingles
     of those first documents alone, all that the verification reads (sql/06_verified.sql);
     --audit reads every document's, and a full database keeps them all, so those runs shingle
-    every copy."""
+    every copy. verify_texts: the groups batched on the candidates verify those stored between
+    distinct texts (`candidates_between`, by their groups' representatives), and make the rows the
+    lean database stores of theirs, which its views list for every member of the groups (a lean
+    run on DuckDB); the verification of a pair of texts is that of every pair of their members."""
 
     dialect: str
     options: Mapping[str, object]  # as recorded in the runs table
@@ -327,6 +339,7 @@ class Plan:
     queries: Mapping[str, Statement]
     after: tuple[str, ...] = ()
     distinct_texts: bool = False
+    verify_texts: bool = False
 
     def query(self, name: str, table: str | None = None) -> Statement:
         return self.queries[name if table is None else f"{name} {table}"]
@@ -414,14 +427,25 @@ def compile_run(
         )
         + engine.queries
     }
-    for table in dict.fromkeys(t for t in batched_on if t is not None):
-        queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect)
-        queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect)
     layout = lean_layout(steps) if lean else FULL
+    verify_texts = batched and any(layout.stored(stage) != stage.name for stage, _ in steps)
+    read = {"candidates": between_table("candidates") if verify_texts else "candidates"}  # Plan.verify_texts
+    for table in dict.fromkeys(t for t in batched_on if t is not None):
+        fragments = {table: read[table]} if table in read else {}
+        queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect, **fragments)
+        queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect, **fragments)
     reads = tuple(read_sql(query_paths()[name], dialect).header.get("reads", "") for name in after)
     distinct = lean and batched and not after and first_documents_suffice(steps)
     if distinct and "documents" in batched_on:
         queries["batch documents"] = query("batch_distinct_texts", {"first": None, "last": None}, dialect)
     return Plan(
-        dialect, options, layout, tuple(tuple(group) for group in groups), tuple(batched_on), queries, reads, distinct
+        dialect,
+        options,
+        layout,
+        tuple(tuple(group) for group in groups),
+        tuple(batched_on),
+        queries,
+        reads,
+        distinct,
+        verify_texts,
     )

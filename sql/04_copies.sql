@@ -7,9 +7,10 @@
 -- shingles): its group's representative, the group's smallest doc_id, and the shared_bands that
 -- the candidates stage gives two members of the group (per method: sql/fragments/copy_shared_bands_*.sql). Every
 -- pair of two members is a candidate, a verified pair of Jaccard 1 and a pair, so a lean database
--- stores the pair tables between groups and lists the pairs within a group from this table
--- (dedup.stages.Layout, sql/queries/index/between_view_<table>.sql): a group of 5,000 copies is
--- 5,000 rows here, not 12.5M rows in each pair table. Copies share every bucket, so only the
+-- stores the pair tables between distinct texts, by their groups' representatives, and lists the
+-- pairs of every member from this table (dedup.stages.Layout, sql/fragments/between_rows.sql,
+-- sql/queries/staging/between_view_<table>.sql): a group of 5,000 copies is 5,000 rows here, not
+-- 12.5M rows in each pair table. Copies share every bucket, so only the
 -- documents that share their band-0 bucket with another are compared (sql/05_candidates.sql).
 with involved as (
     select h.doc_id

@@ -4,7 +4,7 @@
 -- params: $bands
 -- counts: candidates
 -- scope:  pairs
--- lean:   between copies  (the rows of two members of one group of copies listed from it: dedup.stages.Layout)
+-- lean:   between copies  (a row for each pair of distinct texts, by their groups' representatives: dedup.stages.Layout)
 -- methods: lsh
 -- One row per pair of documents that share at least one bucket (MMDS ch. 3.4.1), with the
 -- number of bands in which they collided.

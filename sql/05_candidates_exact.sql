@@ -4,7 +4,7 @@
 -- params: $threshold
 -- counts: candidates
 -- scope:  pairs
--- lean:   between copies  (the rows of two members of one group of copies listed from it: dedup.stages.Layout)
+-- lean:   between copies  (a row for each pair of distinct texts, by their groups' representatives: dedup.stages.Layout)
 -- methods: exact
 -- Every pair that can reach Jaccard >= threshold t, found without hashing shortcuts by prefix
 -- filtering (AllPairs: Bayardo, Ma, Srikant 2007). Order all shingles rarest first (document

@@ -4,7 +4,7 @@
 -- params: $threshold, $num_perm
 -- counts: candidates
 -- scope:  pairs
--- lean:   between copies  (the rows of two members of one group of copies listed from it: dedup.stages.Layout)
+-- lean:   between copies  (a row for each pair of distinct texts, by their groups' representatives: dedup.stages.Layout)
 -- methods: signature
 -- Every pair of documents whose MinHash estimate (share of equal signature values, MMDS ch. 3.3)
 -- is at least the threshold, by comparing the signatures of all n(n-1)/2 pairs: no banding, so

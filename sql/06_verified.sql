@@ -3,7 +3,7 @@
 -- writes: verified(doc_id_a, doc_id_b, shared_bands, intersection, union_size, jaccard)
 -- params: (none)
 -- scope:  pairs
--- lean:   between copies  (the rows of two members of one group of copies listed from it: dedup.stages.Layout)
+-- lean:   between copies  (a row for each pair of distinct texts, by their groups' representatives: dedup.stages.Layout)
 -- batch:  candidates
 -- One row per candidate with its exact Jaccard similarity |A n B| / |A u B| over the two
 -- distinct-shingle sets (64-bit fingerprints). The estimate is never trusted alone.

@@ -4,7 +4,7 @@
 -- params: $threshold, $num_perm
 -- counts: pairs
 -- scope:  pairs
--- lean:   between copies  (the rows of two members of one group of copies listed from it: dedup.stages.Layout)
+-- lean:   between copies  (a row for each pair of distinct texts, by their groups' representatives: dedup.stages.Layout)
 -- The result: one row per unordered pair with exact Jaccard >= threshold, plus the MinHash
 -- estimate (share of equal signature values). `dedup run` and `dedup export` sort it (jaccard
 -- descending, then ids: sql/queries/export_pairs.sql); the table itself is not sorted.

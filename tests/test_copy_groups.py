@@ -131,3 +131,51 @@ def test_an_index_that_stores_every_pair_is_added_to_as_before(tmp_path):
     for table in PAIR_TABLES:
         assert listed(db, table)[1:] == listed(rebuilt, table)[1:], table
     assert rows(db, "select count(*) from duckdb_views() where not internal") == [(0,)]
+
+
+def near_groups() -> dict[str, str]:
+    """A group of 12 copies of a text, a group of 3 of a text near it and a document near both."""
+    text = " ".join(f"word{n}" for n in range(60))
+    near = text.replace("word30", "other30")
+    return {f"a{n:02d}": text for n in range(12)} | {f"b{n}": near for n in range(3)} | {"c": near + " tail"}
+
+
+def test_the_stored_rows_are_between_distinct_texts_by_their_representatives(tmp_path):
+    """The group of 12 and the group of 3 are one stored row a table, not 36: a row's two ends are
+    their groups' representatives (or in no group); the views list the 36."""
+    db = make_index(tmp_path, near_groups(), "index", "--threshold", "0.5")
+    for table in PAIR_TABLES:
+        ends = f"""select count(*) from {table}_between as p
+                   left join copies as a on a.doc_id = p.doc_id_a left join copies as b on b.doc_id = p.doc_id_b
+                   where coalesce(a.rep, p.doc_id_a) <> p.doc_id_a or coalesce(b.rep, p.doc_id_b) <> p.doc_id_b"""
+        assert rows(db, ends) == [(0,)], table
+        assert rows(db, f"select count(*) from {table}_between") == [(3,)], table  # a-b, a-c, b-c
+    assert rows(db, "select count(*) from pairs") == [(66 + 3 + 36 + 12 + 3,)]
+    ends = "select doc_id_a as doc_id from pairs union all select doc_id_b from pairs"  # read twice
+    assert rows(db, f"select count(*), count(distinct doc_id) from ({ends})") == [(2 * 120, 16)]
+
+
+def test_an_index_that_stores_every_member_between_groups_is_brought_to_the_texts(tmp_path):
+    """A lean index of a dedup before the rows between groups were stored once per pair of texts:
+    `add` and `remove` keep its tables as a rebuild makes them."""
+    docs = near_groups()
+    db = make_index(tmp_path, docs, "old", "--threshold", "0.5")
+    con = duckdb.connect(str(db))
+    for table in PAIR_TABLES:  # every row the stage made between two groups, as the views list them
+        con.execute(f"create temp table every_{table} as select * from {table}")
+        con.execute(f"delete from {table}_between")
+        con.execute(
+            f"""insert into {table}_between by name select t.* from every_{table} as t
+                left join copies as a on a.doc_id = t.doc_id_a left join copies as b on b.doc_id = t.doc_id_b
+                where a.rep is null or b.rep is null or a.rep <> b.rep"""
+        )
+    assert con.execute("select count(*) from pairs_between").fetchall() == [(36 + 12 + 3,)]
+    con.close()
+    full = make_index(tmp_path, docs, "full", "--threshold", "0.5", "--keep-all-tables")
+    more = write_jsonl(tmp_path / "more.jsonl", {"a12": docs["a00"], "d": docs["c"] + " more"})
+    for index in (db, full):
+        invoke("add", index, more, "-q")
+        invoke("remove", index, "a00", "b0", "-q")  # two representatives
+    for table in PAIR_TABLES:
+        assert listed(db, table) == listed(full, table), table
+    assert rows(db, "select count(*) from pairs_between") == [(6,)]  # one row a pair of the four texts

@@ -32,6 +32,10 @@ FRAGMENTS = {
     "documents": "documents",
     "rows": "temp.main.some_table",
     "groups": "some_database.main.copies",
+    "side": "doc_id_a",
+    "assigned": "doc_id_a = m.successor, id_a = m.id",  # the pairs' (between_rekey.sql)
+    "swapped": "doc_id_a = doc_id_b, doc_id_b = doc_id_a",
+    "candidates": "candidates_between",
 }
 # Fragments of sql/fragments/ that stages of both engines include as they are.
 SHARED_FRAGMENTS = ("exact_copies", "copy_groups", "copies_expanded", "candidate_reps", "verified_counts")
@@ -55,6 +59,7 @@ def body_of(text: str, method: str = "exact", path: str = "") -> str:
         "pieces": pieces,
         "keep_order": read_sql("fragments/keep_order.sql", "duckdb").text,
         "copy_pairs": read_sql("fragments/copy_pairs.sql", "duckdb").text,
+        "across_groups": read_sql("fragments/across_groups.sql", "duckdb").text,
         "copy_shared_bands": read_sql(f"fragments/copy_shared_bands_{method}.sql", "duckdb").text,
         "copy_rows": read_sql("fragments/copy_rows.sql", "duckdb").text,
         "between_rows": read_sql("fragments/between_rows.sql", "duckdb").text,

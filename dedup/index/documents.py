@@ -19,7 +19,7 @@ from ..errors import DedupError, UsageError
 from ..hashing import SCHEME
 from ..interrupts import committing
 from ..records import check_finished, forget_stages, latest_run, record_change, record_inputs
-from ..runner import is_lean, run_staged, staging
+from ..runner import between_view, is_lean, run_staged, staging
 from ..settings import EngineOptions, Reading, Sketch
 from ..sqlfiles import quote_identifier
 from ..stages import Stage, all_stages, between_table, compile_stages, layout_of, not_kept, optional_stages, stage_names
@@ -156,6 +156,8 @@ def add_documents(
         forget_stages(engine)  # the tables no longer match any run's inputs: a later run recomputes
         if not stored_between(engine):  # an index of an earlier add (sql/queries/index)
             engine.execute(engine.sql.query("pairs_orient"))
+        else:
+            _between_distinct(engine)
         if existing:
             _delete(engine, list(existing.values()))
         first_new, positions = engine.fetch_rows(engine.sql.query("index_next_numbers"))[0]
@@ -271,9 +273,13 @@ def _delete(engine: Engine, doc_ids: list[int]) -> None:
             if engine.has_table(name):  # a lean index keeps no shingles
                 engine.execute(engine.sql.query("index_delete_documents", table=quote_identifier(name)))
         between = stored_between(engine)
+        if between:
+            _between_distinct(engine)
         pair_stages = {stage.name: stage for stage in all_stages() if stage.scope == "pairs"}
         for name, stage in pair_stages.items():
             table = between_table(name) if between and stage.between else name
+            if table != name and engine.has_table(GROUPS):
+                _rekey(engine, stage, quote_identifier(table))
             engine.execute(engine.sql.query("index_delete_pairs", table=quote_identifier(table)))
         if engine.has_table(GROUPS):
             for name in ("copies_remove", "copies_regroup", "copies_alone"):
@@ -282,6 +288,30 @@ def _delete(engine: Engine, doc_ids: list[int]) -> None:
         engine.unregister("removed_doc_ids")
     if engine.has_table("document_keys"):
         engine.execute(engine.sql.query("document_keys_removed"))
+
+
+def _between_distinct(engine: Engine) -> None:
+    """A lean index's pair tables as this dedup stores them, between distinct texts, with the views
+    that list every row from them (sql/queries/index/between_distinct.sql): what an index of a dedup
+    before that stored of the groups' other members goes."""
+    if not engine.has_table(GROUPS):
+        return
+    [(database,)] = engine.fetch_rows(engine.sql.query("database_name"))
+    for stage in all_stages():
+        if stage.between and engine.has_table(between_table(stage.name)):
+            stored = quote_identifier(between_table(stage.name))
+            engine.execute(engine.sql.query("between_distinct", table=stored))
+            engine.execute(between_view(engine, stage.name, quote_identifier(database)))
+
+
+def _rekey(engine: Engine, stage: Stage, table: str) -> None:
+    """The rows that a lean pair table stores by a removed representative become its successor's
+    (sql/queries/index/between_rekey.sql), and stay (smaller, larger) (between_orient.sql)."""
+    for side in ("a", "b"):
+        assigned = f"doc_id_{side} = m.successor" + (f", id_{side} = m.id" if stage.pair_ids else "")
+        engine.execute(engine.sql.query("between_rekey", table=table, side=f"doc_id_{side}", assigned=assigned))
+    swapped = "doc_id_a = doc_id_b, doc_id_b = doc_id_a" + (", id_a = id_b, id_b = id_a" if stage.pair_ids else "")
+    engine.execute(engine.sql.query("between_orient", table=table, swapped=swapped))
 
 
 def remove_documents(

@@ -2,14 +2,19 @@
 -- reads:  verified_between(*), copies(doc_id, rep, shared_bands), signatures(doc_id, n_shingles)
 -- writes: {{ database }}.main.verified   (a view)
 -- params: (none)
--- Every verified candidate, as the stage made it: those stored between groups of exact copies, and
--- every pair of two members of one group, whose sets are equal: intersection = union = n_shingles,
+-- Every verified candidate, as the stage made it: those stored between two distinct texts, for every
+-- member of the one text's group and of the other's (the same sets, so the same counts), and every
+-- pair of two members of one group, whose sets are equal: intersection = union = n_shingles,
 -- Jaccard n / n = 1 (sql/fragments/verified_counts.sql computes the same bits).
 create or replace view {{ database }}.main.verified as
 with
-{{ copy_pairs }}
-select doc_id_a, doc_id_b, shared_bands, intersection, union_size, jaccard
-from verified_between
+{{ copy_pairs }},
+stored_rows as (
+    select * from verified_between
+),
+{{ across_groups }}
+select member_a as doc_id_a, member_b as doc_id_b, shared_bands, intersection, union_size, jaccard
+from across
 union all
 select
     c.doc_id_a,
