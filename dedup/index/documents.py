@@ -273,8 +273,6 @@ def _delete(engine: Engine, doc_ids: list[int]) -> None:
             if engine.has_table(name):  # a lean index keeps no shingles
                 engine.execute(engine.sql.query("index_delete_documents", table=quote_identifier(name)))
         between = stored_between(engine)
-        if between:
-            _between_distinct(engine)
         pair_stages = {stage.name: stage for stage in all_stages() if stage.scope == "pairs"}
         for name, stage in pair_stages.items():
             table = between_table(name) if between and stage.between else name
@@ -293,7 +291,8 @@ def _delete(engine: Engine, doc_ids: list[int]) -> None:
 def _between_distinct(engine: Engine) -> None:
     """A lean index's pair tables as this dedup stores them, between distinct texts, with the views
     that list every row from them (sql/queries/index/between_distinct.sql): what an index of a dedup
-    before that stored of the groups' other members goes."""
+    before that stored of the groups' other members goes. Once per change, before `_delete` rekeys
+    the rows of removed representatives; nothing on an index without such tables."""
     if not engine.has_table(GROUPS):
         return
     [(database,)] = engine.fetch_rows(engine.sql.query("database_name"))
@@ -324,6 +323,7 @@ def remove_documents(
         raise DedupError(f"no document with id {missing[0]!r} in the index")
     with engine.atomic(UNCHANGED):
         forget_stages(engine)
+        _between_distinct(engine)
         _delete(engine, list(found.values()))
         first_new = engine.fetch_rows(engine.sql.query("index_next_numbers"))[0][0]
         update_clusters(engine, first_new, keep, resolve)  # in the same step: never the clusters of the index before
