@@ -139,6 +139,7 @@ def _run_group(
     layout, group, batched_on = plan.layout, plan.groups[number], plan.batched_on[number]
     once = plan.distinct_texts and batched_on == "documents"  # each distinct text once (Plan.distinct_texts)
     texts = plan.verify_texts and batched_on == "candidates"  # the candidates between texts (Plan.verify_texts)
+    read_between = plan.reads_between(number)  # the rows stored between texts, read under their tables' names
     staged = batched_on if len(batches) > 1 or once or texts else None  # the table the batches are cut from
     if texts and not batches:  # no candidate between two texts: an empty batch, not the view's copies
         batches = [(1, 0)]
@@ -164,7 +165,12 @@ def _run_group(
                 engine.drop_table(table)
         if batch is not None and staged is not None:
             engine.create_table(staged, batch, temporary=True)
+        for table, stored in read_between.items():
+            names = {"table": quote_identifier(table), "stored": quote_identifier(stored), "database": database}
+            engine.execute(engine.sql.query("between_read", None, **names))
         ran = run_steps(engine, group, progress, after=skipped, temporary=True, layout=layout)
+        for table in read_between:
+            engine.execute(engine.sql.query("between_read_drop", table=quote_identifier(table)))
         for stage, _ in group:
             clock = time.perf_counter()
             kept = layout.kept(stage)
@@ -188,8 +194,9 @@ def _run_group(
             if table not in retained:  # those are held once the step commits (_hold)
                 engine.execute(engine.sql.query("batch_drop", table=quote_identifier(table)))
 
-    def listed() -> dict[str, int]:  # the rows of every member of the texts verified, as the views list them
-        return {**counted, **{name: table_rows(engine, name) for name in between}} if texts else counted
+    def listed() -> dict[str, int]:  # the rows of every member of the texts, as the views list them
+        views = texts or read_between
+        return {**counted, **{name: table_rows(engine, name) for name in between}} if views else counted
 
     if len(batches) <= 1:  # one pass, inside the caller's atomic step: it holds them once that commits
         one_pass(

@@ -329,7 +329,8 @@ class Plan:
     every copy. verify_texts: the groups batched on the candidates verify those stored between
     distinct texts (`candidates_between`, by their groups' representatives), and make the rows the
     lean database stores of theirs, which its views list for every member of the groups (a lean
-    run on DuckDB); the verification of a pair of texts is that of every pair of their members."""
+    run on DuckDB); the verification of a pair of texts is that of every pair of their members.
+    The later pair stages read those stored rows too (reads_between), not the views."""
 
     dialect: str
     options: Mapping[str, object]  # as recorded in the runs table
@@ -355,6 +356,23 @@ class Plan:
             stage.name: columns
             for stage, _ in self.groups[group]
             if self.layout.kept(stage) is not None and (columns := self.read_beyond_kept(stage, group + 1)) != ()
+        }
+
+    def reads_between(self, group: int) -> dict[str, str]:
+        """The pair tables stored between distinct texts (Layout.stored) that the stages of group
+        number `group` read, but the one its batches are cut from, with the table storing each:
+        in a run that verifies the candidates between texts (verify_texts), a pair stage after the
+        verification reads the rows stored between texts, not the views that list them for every
+        member of two groups of copies (dedup.runner, sql/queries/staging/between_read.sql), and
+        makes its rows between texts alone: those the database stores of them. Empty otherwise."""
+        if not self.verify_texts:
+            return {}
+        stored = {stage.name: self.layout.stored(stage) for steps in self.groups for stage, _ in steps}
+        read = dict.fromkeys(table for stage, _ in self.groups[group] for table in stage.tables_read)
+        return {
+            table: stored[table]
+            for table in read
+            if stored.get(table, table) != table and table != self.batched_on[group]
         }
 
     def read_beyond_kept(self, stage: Stage, first_group: int) -> tuple[str, ...] | None:
