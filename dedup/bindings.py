@@ -20,8 +20,9 @@ HOT_BUCKET_ROWS = 1024
 LONG_DOCUMENT_BYTES = 2**20
 
 
-def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments]:
-    """(parameter values, fragments) of a run's statements in `dialect`."""
+def bindings(sketch: Sketch, dialect: str, between: bool = False) -> tuple[dict[str, object], Fragments]:
+    """(parameter values, fragments) of a run's statements in `dialect`; between: its pair stages make
+    the rows between distinct texts alone, those a lean database stores (dedup.stages.Plan.verify_texts)."""
     banding = sketch.banding
     values: dict[str, object] = {
         # every option of the sketch by its name ($threshold, $num_perm, ...): an option added to
@@ -71,7 +72,9 @@ def bindings(sketch: Sketch, dialect: str) -> tuple[dict[str, object], Fragments
             copy_groups=fragment("copy_groups", dialect),
             copy_shared_bands=fragment(f"copy_shared_bands_{sketch.method}", dialect),
         ),
-        "copies_expanded": lambda: fragment("copies_expanded", dialect),
+        # the candidates from those of the groups' representatives: for every member, or between
+        # the representatives alone
+        "candidate_rows": lambda: fragment("copies_between" if between else "copies_expanded", dialect),
         "candidate_reps": lambda: fragment("candidate_reps", dialect),
         "verified_counts": lambda: fragment("verified_counts", dialect),
     }

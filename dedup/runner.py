@@ -195,8 +195,7 @@ def _run_group(
                 engine.execute(engine.sql.query("batch_drop", table=quote_identifier(table)))
 
     def listed() -> dict[str, int]:  # the rows of every member of the texts, as the views list them
-        views = texts or read_between
-        return {**counted, **{name: table_rows(engine, name) for name in between}} if views else counted
+        return {**counted, **{name: table_rows(engine, name) for name in between}} if plan.verify_texts else counted
 
     if len(batches) <= 1:  # one pass, inside the caller's atomic step: it holds them once that commits
         one_pass(

@@ -156,10 +156,11 @@ def compile_stage(stage: Stage, sketch: Sketch, dialect: str) -> Statement:
     return bind(stage.name, dialect, fill(read_sql(stage.file, dialect).text, fragments), values)
 
 
-def compile_stages(sketch: Sketch, dialect: str) -> list[tuple[Stage, Statement]]:
-    """Every stage of the run with its statement, in order."""
+def compile_stages(sketch: Sketch, dialect: str, between: bool = False) -> list[tuple[Stage, Statement]]:
+    """Every stage of the run with its statement, in order; between: the pair stages make the rows
+    between distinct texts alone (Plan.verify_texts)."""
     stages = pipeline_stages(sketch)
-    values, fragments = bindings(sketch, dialect)
+    values, fragments = bindings(sketch, dialect, between)
     return [(s, bind(s.name, dialect, fill(read_sql(s.file, dialect).text, fragments), values)) for s in stages]
 
 
@@ -326,11 +327,13 @@ class Plan:
     text_copies.sql): a lean run on DuckDB with no query after its stages. It holds the shingles
     of those first documents alone, all that the verification reads (sql/06_verified.sql);
     --audit reads every document's, and a full database keeps them all, so those runs shingle
-    every copy. verify_texts: the groups batched on the candidates verify those stored between
-    distinct texts (`candidates_between`, by their groups' representatives), and make the rows the
-    lean database stores of theirs, which its views list for every member of the groups (a lean
-    run on DuckDB); the verification of a pair of texts is that of every pair of their members.
-    The later pair stages read those stored rows too (reads_between), not the views."""
+    every copy. verify_texts: the pair stages make the rows between distinct texts alone, by their
+    groups' representatives, which the lean database stores and its views list for every member of
+    the groups (a lean run on DuckDB): the candidates stage the pairs of representatives
+    (sql/fragments/copies_between.sql), the groups batched on the candidates verify those
+    (`candidates_between`), and the later pair stages read what is stored (reads_between), not the
+    views. The verification of a pair of texts is that of every pair of their members, and the
+    run's counts are the views' rows."""
 
     dialect: str
     options: Mapping[str, object]  # as recorded in the runs table
@@ -421,9 +424,10 @@ def compile_run(
     database keeps the lean layout (Layout); after: the queries the run executes once its stages
     end that may read what the layout does not keep (Plan.after)."""
     sizes = batch_sizes(memory_bytes, sketch.banding.bands, sketch.shingle_type)
-    steps = compile_stages(sketch, dialect)
     engine = engine_kind(dialect)
     batched = engine.batched
+    verify_texts = lean and batched and any(stage.between for stage in pipeline_stages(sketch))
+    steps = compile_stages(sketch, dialect, between=verify_texts)
     groups: list[list[Step]] = []
     batched_on: list[str | None] = []
     for stage, statement in steps:
@@ -446,7 +450,6 @@ def compile_run(
         + engine.queries
     }
     layout = lean_layout(steps) if lean else FULL
-    verify_texts = batched and any(layout.stored(stage) != stage.name for stage, _ in steps)
     read = {"candidates": between_table("candidates") if verify_texts else "candidates"}  # Plan.verify_texts
     for table in dict.fromkeys(t for t in batched_on if t is not None):
         fragments = {table: read[table]} if table in read else {}

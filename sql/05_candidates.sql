@@ -13,7 +13,8 @@
 -- doc_id: the copies stage, sql/04_copies.sql) and its pairs are expanded to the groups' members;
 -- two copies share all $bands bands. The rows are those of the join on every document: a group of
 -- 5,000 copies made 12.5M pairs in each of the 21 bands (262M joined rows) to count; here 12.5M
--- rows, listed.
+-- rows, listed (sql/fragments/copies_expanded.sql), or in a lean run on DuckDB the pairs of
+-- representatives alone, what its database stores (sql/fragments/copies_between.sql).
 with groups as (
     select doc_id, rep from copies
 ),
@@ -29,4 +30,4 @@ rep_pairs as (
         on a.band = b.band and a.bucket = b.bucket and a.doc_id < b.doc_id
     group by a.doc_id, b.doc_id
 ),
-{{ copies_expanded }}
+{{ candidate_rows }}

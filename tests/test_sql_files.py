@@ -67,6 +67,10 @@ def body_of(text: str, method: str = "exact", path: str = "") -> str:
         "shingle_rows": read_sql("fragments/shingle_rows.sql", dialect).text,
         # both ways the shingles stage keeps its rows: every one, or those the cap leaves
         "kept_rows": ",\n".join(read_sql(f"fragments/kept_{way}.sql", dialect).text for way in ("all", "capped")),
+        # both ways the candidates stage lists the pairs of representatives: for every member, or alone
+        "candidate_rows": ",\n".join(
+            read_sql(f"fragments/copies_{way}.sql", "duckdb").text for way in ("expanded", "between")
+        ),
         **shared,
     }
     filled = text

@@ -47,4 +47,4 @@ rep_pairs as (
         on a.band = b.band and a.bucket = b.bucket and a.part = b.part and a.doc_id < b.doc_id
     group by a.doc_id, b.doc_id
 ),
-{{ copies_expanded }}
+{{ candidate_rows }}
