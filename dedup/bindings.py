@@ -74,7 +74,11 @@ def bindings(sketch: Sketch, dialect: str, between: bool = False) -> tuple[dict[
         ),
         # the candidates from those of the groups' representatives: for every member, or between
         # the representatives alone
-        "candidate_rows": lambda: fragment("copies_between" if between else "copies_expanded", dialect),
+        "candidate_rows": lambda: (
+            fragment("copies_between", dialect)
+            if between
+            else fragment("copies_expanded", dialect, across_groups=fragment("across_groups", dialect))
+        ),
         "candidate_reps": lambda: fragment("candidate_reps", dialect),
         "verified_counts": lambda: fragment("verified_counts", dialect),
     }
