@@ -138,7 +138,7 @@ def _run_group(
 
     layout, group, batched_on = plan.layout, plan.groups[number], plan.batched_on[number]
     once = plan.distinct_texts and batched_on == "documents"  # each distinct text once (Plan.distinct_texts)
-    texts = plan.verify_texts and batched_on == "candidates"  # the candidates between texts (Plan.verify_texts)
+    texts = batched_on in plan.between_tables()  # the candidates between texts (Plan.verify_texts)
     read_between = plan.reads_between(number)  # the rows stored between texts, read under their tables' names
     staged = batched_on if len(batches) > 1 or once or texts else None  # the table the batches are cut from
     if texts and not batches:  # no candidate between two texts: an empty batch, not the view's copies
@@ -153,7 +153,7 @@ def _run_group(
                 engine.drop_table(stage.name)
         return run_steps(engine, group, progress, after=skipped, layout=layout), {}, {}
     seconds = {stage.name: 0.0 for stage, _ in group}
-    counted = {name: 0 for name in (*dropped, *between)}  # their rows, counted while they exist whole
+    counted = {name: 0 for name in dropped}  # their rows, counted while they exist whole
     [(name,)] = engine.fetch_rows(engine.sql.query("database_name"))
     database = quote_identifier(name)
     if once:
@@ -181,7 +181,6 @@ def _run_group(
             elif once:  # the copies' rows are their first document's
                 engine.execute(engine.sql.query("copies_complete", table=table))
             if stage.name in between:
-                counted[stage.name] += table_rows(engine, stage.name)
                 _store_between(engine, stage.name, layout.stored(stage), database, first=number == 0)
             elif kept == ():
                 counted[stage.name] += table_rows(engine, stage.name)
@@ -194,8 +193,8 @@ def _run_group(
             if table not in retained:  # those are held once the step commits (_hold)
                 engine.execute(engine.sql.query("batch_drop", table=quote_identifier(table)))
 
-    def listed() -> dict[str, int]:  # the rows of every member of the texts, as the views list them
-        return {**counted, **{name: table_rows(engine, name) for name in between}} if plan.verify_texts else counted
+    def listed() -> dict[str, int]:  # the rows stored between texts for every member, as the views list them
+        return {**counted, **{name: table_rows(engine, name) for name in between}}
 
     if len(batches) <= 1:  # one pass, inside the caller's atomic step: it holds them once that commits
         one_pass(

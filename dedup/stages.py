@@ -361,22 +361,23 @@ class Plan:
             if self.layout.kept(stage) is not None and (columns := self.read_beyond_kept(stage, group + 1)) != ()
         }
 
+    def between_tables(self) -> dict[str, str]:
+        """The run's pair tables that the database stores between distinct texts, each with the
+        table storing it (Layout.stored): every pair table of a run that makes the rows between
+        texts alone (verify_texts), none otherwise."""
+        stages = [stage for steps in self.groups for stage, _ in steps]
+        return between_tables(self.layout, stages) if self.verify_texts else {}
+
     def reads_between(self, group: int) -> dict[str, str]:
-        """The pair tables stored between distinct texts (Layout.stored) that the stages of group
-        number `group` read, but the one its batches are cut from, with the table storing each:
-        in a run that verifies the candidates between texts (verify_texts), a pair stage after the
-        verification reads the rows stored between texts, not the views that list them for every
-        member of two groups of copies (dedup.runner, sql/queries/staging/between_read.sql), and
-        makes its rows between texts alone: those the database stores of them. Empty otherwise."""
-        if not self.verify_texts:
-            return {}
-        stored = {stage.name: self.layout.stored(stage) for steps in self.groups for stage, _ in steps}
+        """The pair tables stored between distinct texts (between_tables) that the stages of group
+        number `group` read, but the one its batches are cut from (whose batches read the stored
+        table: compile_run), with the table storing each: a pair stage after the verification reads
+        the rows stored between texts, not the views that list them for every member of two groups
+        of copies (dedup.runner, sql/queries/staging/between_read.sql), and makes its rows between
+        texts alone: those the database stores of them."""
+        stored = self.between_tables()
         read = dict.fromkeys(table for stage, _ in self.groups[group] for table in stage.tables_read)
-        return {
-            table: stored[table]
-            for table in read
-            if stored.get(table, table) != table and table != self.batched_on[group]
-        }
+        return {table: stored[table] for table in read if table in stored and table != self.batched_on[group]}
 
     def read_beyond_kept(self, stage: Stage, first_group: int) -> tuple[str, ...] | None:
         """The columns of the stage's table that the stages from group `first_group` on and the
@@ -394,6 +395,12 @@ class Plan:
                 return None
             columns.update(dict.fromkeys(read))
         return tuple(columns)
+
+
+def between_tables(layout: Layout, stages: Sequence[Stage]) -> dict[str, str]:
+    """The stages' pair tables that `layout` stores between distinct texts, each with the table
+    storing it (Layout.stored)."""
+    return {stage.name: layout.stored(stage) for stage in stages if layout.stored(stage) != stage.name}
 
 
 def first_documents_suffice(steps: Sequence[Step]) -> bool:
@@ -450,9 +457,9 @@ def compile_run(
         + engine.queries
     }
     layout = lean_layout(steps) if lean else FULL
-    read = {"candidates": between_table("candidates") if verify_texts else "candidates"}  # Plan.verify_texts
+    stored = between_tables(layout, [stage for stage, _ in steps])
     for table in dict.fromkeys(t for t in batched_on if t is not None):
-        fragments = {table: read[table]} if table in read else {}
+        fragments = {table: stored.get(table, table)}  # the candidates' batches: those between texts
         queries[f"batch_ranges {table}"] = query(f"batch_ranges_{table}", sizes[table], dialect, **fragments)
         queries[f"batch {table}"] = query(f"batch_{table}", {"first": None, "last": None}, dialect, **fragments)
     reads = tuple(read_sql(query_paths()[name], dialect).header.get("reads", "") for name in after)
